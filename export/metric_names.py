@@ -1,0 +1,21 @@
+"""The one list of metric names groundwatch exports.
+
+The metrics module, the Grafana dashboard and the alert rules are checked against
+it, so a renamed metric fails a test instead of silently emptying a panel.
+"""
+
+METRIC_NAMES: frozenset[str] = frozenset({
+    "groundwatch_responses_total",  # {verdict="all_supported|has_unsupported"}
+    "groundwatch_claims_total",  # {verdict="SUPPORTED|CONTRADICTED|NOT_ENOUGH_INFO|SKIPPED"}
+    "groundwatch_dead_letters_total",  # {stage, reason}
+    "groundwatch_sink_failures_total",  # {sink, reason}
+    "groundwatch_scorer_errors_total",  # {reason}
+    "groundwatch_stage_seconds",  # histogram {stage=decode|claims|evidence|inference|sink}
+    "groundwatch_batch_size",  # histogram
+    "groundwatch_inflight_responses",  # gauge
+    "groundwatch_model_info",  # gauge {provider, precision, model}
+    "groundwatch_recall_at_k",  # gauge {k, source="probe|online"}
+    "groundwatch_recall_probe_mrr",  # gauge
+    "groundwatch_consumer_lag",  # gauge {topic, partition}
+    "groundwatch_context_conflicts_total",  # counter
+})

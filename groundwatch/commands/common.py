@@ -1,0 +1,62 @@
+"""Helpers shared by subcommands: settings, scorer construction, JSONL input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Iterator
+
+from groundwatch.settings import Settings, load_settings
+from scorers.errors import InvalidResponse
+from scorers.schema import Response, parse_response
+
+
+def add_settings_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    parser.add_argument("--model", help="NLI model directory (default: the shipped model)")
+    parser.add_argument("--backend", choices=["onnx", "torch"], help="NLI backend")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    settings = load_settings(getattr(args, "config", None))
+    updates = {}
+    if getattr(args, "model", None):
+        updates["model_dir"] = args.model
+    if getattr(args, "backend", None):
+        updates["backend"] = args.backend
+    if updates:
+        settings = settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
+    return settings
+
+
+def build_scorer(settings: Settings, **kwargs):
+    from scorers.pipeline import Scorer
+
+    return Scorer.from_config(settings.scorer, **kwargs)
+
+
+def read_responses(path: str | Path, settings: Settings | None = None
+                   ) -> Iterator[tuple[int, Response | InvalidResponse, dict | None]]:
+    """(line number, Response or the error naming the field, raw record) for each non-blank line."""
+    limits = settings.scorer if settings else None
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield number, InvalidResponse(f"not JSON: {exc.msg} at column {exc.colno}", "<record>"), None
+                continue
+            try:
+                kwargs = {"max_passages": limits.max_passages, "max_bytes": limits.max_record_bytes} if limits else {}
+                yield number, parse_response(raw, **kwargs), raw
+            except InvalidResponse as exc:
+                yield number, exc, raw if isinstance(raw, dict) else None
+
+
+def fail(message: str) -> int:
+    print(f"groundwatch: error: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,27 @@
+"""groundwatch explain: why a response got its verdicts, for a person to read."""
+
+from __future__ import annotations
+
+import json
+
+from groundwatch.commands.common import fail
+from scorers.explain import render
+
+
+def register(sub) -> None:
+    p = sub.add_parser("explain", help="explain the verdicts of one response")
+    p.add_argument("request_id")
+    p.add_argument("--verdicts", required=True, help="verdicts JSONL written by `groundwatch score`")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    with open(args.verdicts, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if record.get("request_id") == args.request_id:
+                print(render(record))
+                return 0
+    return fail(f"request_id {args.request_id!r} not found in {args.verdicts}")

@@ -1,0 +1,61 @@
+"""groundwatch score: score a JSONL file of logged responses into verdicts."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
+from scorers.errors import InvalidResponse, ModelLoadError, ScoringError
+from scorers.records import ResponseVerdict
+from scorers.summary import Summary
+
+
+def register(sub) -> None:
+    p = sub.add_parser("score", help="score logged RAG responses (JSONL) claim by claim")
+    p.add_argument("--input", required=True, help="responses, one groundwatch.response.v1 JSON per line")
+    p.add_argument("--output", required=True, help="verdicts JSONL to write")
+    p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
+    p.add_argument("--no-progress", action="store_true")
+    add_settings_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from tqdm import tqdm
+
+    settings = settings_from(args)
+    try:
+        scorer = build_scorer(settings)
+    except ModelLoadError as exc:
+        return fail(str(exc))
+    summary = Summary()
+    errors: list[str] = []
+    records = list(read_responses(args.input, settings))
+    with open(args.output, "w", encoding="utf-8") as out, \
+            tqdm(total=len(records), unit="resp", disable=args.no_progress, file=sys.stderr) as bar:
+        valid = []
+        for number, item, _ in records:
+            if isinstance(item, InvalidResponse):
+                errors.append(f"line {number}: {item}")
+                bar.update(1)
+            else:
+                valid.append((number, item))
+        for start in range(0, len(valid), args.batch):
+            chunk = valid[start:start + args.batch]
+            for (number, response), result in zip(chunk, scorer.score([r for _, r in chunk])):
+                if isinstance(result, ScoringError):
+                    errors.append(f"line {number} (request_id {response.request_id}): scoring failed: {result}")
+                else:
+                    out.write(json.dumps(result.to_dict()) + "\n")
+                    summary.add(result)
+                bar.update(1)
+    scorer.close()
+    print(summary.table(), file=sys.stdout)
+    for e in errors:
+        print(f"groundwatch: invalid record: {e}", file=sys.stderr)
+    if errors:
+        print(f"groundwatch: {len(errors)} record(s) not scored; the other {summary.responses} were written "
+              f"to {args.output}", file=sys.stderr)
+        return 1
+    return 0

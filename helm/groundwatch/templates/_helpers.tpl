@@ -1,0 +1,98 @@
+{{- define "groundwatch.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "groundwatch.fullname" -}}
+{{- if contains .Chart.Name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{- define "groundwatch.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+{{ include "groundwatch.selectorLabels" . }}
+{{- end }}
+
+{{- define "groundwatch.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "groundwatch.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* The scoring consumer's pods only (not the recall-probe job). */}}
+{{- define "groundwatch.consumerSelectorLabels" -}}
+{{ include "groundwatch.selectorLabels" . }}
+app.kubernetes.io/component: consumer
+{{- end }}
+
+{{- define "groundwatch.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end }}
+
+{{- define "groundwatch.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- .Values.serviceAccount.name | default (include "groundwatch.fullname" .) }}
+{{- else }}
+{{- .Values.serviceAccount.name | default "default" }}
+{{- end }}
+{{- end }}
+
+{{/*
+Flattens the nested `settings` map into the env vars the settings object reads:
+prefix GROUNDWATCH_, sections joined with "__", e.g. GROUNDWATCH_KAFKA__INPUT_TOPIC.
+Lists go out as JSON, which pydantic-settings parses.
+*/}}
+{{- define "groundwatch.settingsEnv" -}}
+{{- range $key, $value := .values }}
+{{- $name := printf "%s%s" $.prefix (upper $key) }}
+{{- if kindIs "map" $value }}
+{{- include "groundwatch.settingsEnv" (dict "prefix" (printf "%s__" $name) "values" $value) }}
+{{- else if kindIs "slice" $value }}
+{{ $name }}: {{ toJson $value | quote }}
+{{- else }}
+{{ $name }}: {{ toString $value | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Env vars read from existing Secrets: credentials never pass through values. */}}
+{{- define "groundwatch.secretEnv" -}}
+{{- with .Values.secrets.kafkaSaslPassword }}
+{{- if .name }}
+- name: GROUNDWATCH_KAFKA__SASL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.opensearchPassword }}
+{{- if .name }}
+- name: GROUNDWATCH_OPENSEARCH__PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "groundwatch.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .Values.securityContext.runAsUser }}
+runAsGroup: {{ .Values.securityContext.runAsUser }}
+fsGroup: {{ .Values.securityContext.runAsUser }}
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}
+
+{{- define "groundwatch.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+privileged: false
+capabilities:
+  drop: ["ALL"]
+{{- end }}

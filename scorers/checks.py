@@ -1,0 +1,95 @@
+"""Free checks, run before any model: quotes, numbers and dates, citations.
+
+A failed check is recorded on the claim and caps its verdict: a fabricated
+quote or a number absent from every passage can never be SUPPORTED.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorers.numbers import describe, passage_quantities, quantities
+from scorers.records import Check
+from scorers.schema import Citation, Passage
+from scorers.text import content_words
+
+_QUOTE = re.compile(r"[\"“”„«»]([^\"“”„«»]{3,400})[\"“”„«»]|(?<![\w])['‘’]([^'‘’]{8,400})['‘’](?![\w])")
+_QUOTE_CHARS = str.maketrans({c: '"' for c in "“”„«»"} | {c: "'" for c in "‘’`"})
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.translate(_QUOTE_CHARS).lower().split()).strip(" .,;:!?")
+
+
+def quote_check(claim: str, passages: list[Passage]) -> Check | None:
+    quotes = [m.group(1) or m.group(2) for m in _QUOTE.finditer(claim)]
+    quotes = [q for q in quotes if len(q.split()) >= 2]
+    if not quotes:
+        return None
+    haystack = [_normalise(p.text) for p in passages]
+    missing = [q for q in quotes if not any(_normalise(q) in h for h in haystack)]
+    if missing:
+        return Check("quote", False, f"quoted text not found verbatim in any passage: {len(missing)} of {len(quotes)}")
+    return Check("quote", True, f"{len(quotes)} quote(s) found verbatim")
+
+
+def number_check(claim: str, passages_quantities: set[tuple]) -> Check | None:
+    claimed = quantities(claim)
+    if not claimed:
+        return None
+    missing = [q for q in claimed if not _present(q, passages_quantities)]
+    if missing:
+        return Check("numbers", False, "not in any passage: " + ", ".join(describe(q) for q in missing))
+    return Check("numbers", True, "all present: " + ", ".join(describe(q) for q in claimed))
+
+
+def _present(q: tuple, available: set[tuple]) -> bool:
+    if q in available:
+        return True
+    if q[0] == "pct":
+        return ("num", q[1]) in available
+    if q[0] == "num":
+        return ("pct", q[1]) in available
+    return False
+
+
+def citation_check(claim: str, cited_ids: list[str], passages: list[Passage]) -> Check | None:
+    if not cited_ids:
+        return None
+    by_id = {p.id: p for p in passages}
+    words = content_words(claim)
+    problems = []
+    for pid in cited_ids:
+        passage = by_id.get(pid)
+        if passage is None:
+            problems.append(f"{pid}: no such passage")
+        elif words and not words & content_words(passage.text):
+            problems.append(f"{pid}: shares no content word with the claim")
+    if problems:
+        return Check("citation", False, "; ".join(problems))
+    return Check("citation", True, "cited passages resolve: " + ", ".join(cited_ids))
+
+
+def cited_ids_for(span: tuple[int, int], markers: list[str], citations: list[Citation],
+                  passage_ids: list[str]) -> list[str]:
+    """Citations that apply to a claim: overlapping spans, plus inline [id] markers.
+
+    A numeric marker [n] that is not itself a passage id means the n-th passage.
+    """
+    ids = [c.passage_id for c in citations
+           if c.span is not None and c.span[0] < span[1] and span[0] < c.span[1]]
+    for marker in markers:
+        if marker.isdigit() and marker not in passage_ids and 0 < int(marker) <= len(passage_ids):
+            ids.append(passage_ids[int(marker) - 1])
+        elif " " not in marker:
+            ids.append(marker)
+    return list(dict.fromkeys(ids))
+
+
+def run_checks(claim: str, cited_ids: list[str], passages: list[Passage],
+               available: set[tuple] | None = None) -> list[Check]:
+    if available is None:
+        available = passage_quantities([p.text for p in passages])
+    checks = [quote_check(claim, passages), number_check(claim, available),
+              citation_check(claim, cited_ids, passages)]
+    return [c for c in checks if c is not None]

@@ -1,0 +1,39 @@
+"""Configuration of the scoring pipeline (the `scorer` section of the settings)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scorers.thresholds import Thresholds
+
+
+class ScorerConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, protected_namespaces=())
+
+    model_dir: str | None = None  # None: the default model shipped in scorers/models
+    backend: str = "onnx"         # onnx | torch
+    providers: str = "auto"       # auto (CUDA first when present) | cpu | cuda
+    threads: int | None = None
+    max_length: int = 256
+    tau_entailment: float = Field(0.75, ge=0, le=1)
+    tau_contradiction: float = Field(0.70, ge=0, le=1)
+    threshold_mode: str = "static"  # static | tiered | sqrt | sigmoid
+    threshold_pivot: float = 0.5
+    top_k: int = Field(4, ge=1)
+    pair_top: int = Field(3, ge=0)
+    chunk_sentences: int = Field(4, ge=1)
+    chunk_overlap: int = Field(1, ge=0)
+    rrf_k: int = 60
+    use_embeddings: bool = True
+    free_checks: bool = True
+    context_conflicts: bool = True
+    store_passages: bool = True  # keep passage text in verdict records for evidence traces
+    max_batch_tokens: int = 8192
+    max_batch_size: int = 64
+    max_wait_ms: float = 5.0
+    max_passages: int = 100
+    max_record_bytes: int = 1_000_000
+
+    def thresholds(self) -> Thresholds:
+        return Thresholds(self.tau_entailment, self.tau_contradiction, self.threshold_mode,
+                          pivot=self.threshold_pivot)

@@ -1,0 +1,61 @@
+"""Verdict per claim and the response-level summary."""
+
+from __future__ import annotations
+
+import statistics
+
+from scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, Verdict
+from scorers.schema import Passage
+from scorers.thresholds import Thresholds
+
+
+def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds) -> tuple[Verdict, list[str]]:
+    """Contradiction first, then entailment; failed free checks cap the verdict."""
+    flags: list[str] = []
+    if not evidence:
+        verdict = Verdict.NOT_ENOUGH_INFO
+        flags.append("no_evidence")
+    else:
+        best_e = max(evidence, key=lambda e: e.entailment)
+        best_c = max(evidence, key=lambda e: e.contradiction)
+        tau_e = thresholds.entailment(best_e.retrieval_score)
+        tau_c = thresholds.contradiction(best_c.retrieval_score)
+        if best_c.contradiction >= tau_c and best_c.contradiction > best_e.entailment:
+            verdict = Verdict.CONTRADICTED
+        elif best_e.entailment >= tau_e:
+            verdict = Verdict.SUPPORTED
+        else:
+            verdict = Verdict.NOT_ENOUGH_INFO
+        if best_e.entailment >= tau_e and best_c.contradiction >= tau_c and best_e is not best_c:
+            flags.append("conflicting_evidence")
+        singles = [e.entailment for e in evidence if e.kind == "chunk"]
+        if best_e.kind == "pair" and best_e.entailment >= tau_e and (not singles or max(singles) < tau_e):
+            flags.append("multi_hop")
+    failed = [c.name for c in checks if not c.passed]
+    if failed and verdict is Verdict.SUPPORTED:
+        verdict = Verdict.NOT_ENOUGH_INFO
+        flags.append("capped_by_check")
+    flags.extend(f"failed_{name}" for name in failed)
+    return verdict, flags
+
+
+def retrieval_stats(passages: list[Passage]) -> dict[str, float | None]:
+    scores = [p.score for p in passages if p.score is not None]
+    if not scores:
+        return {"top": None, "mean": None, "variance": None, "n": len(passages)}
+    return {"top": max(scores), "mean": statistics.fmean(scores),
+            "variance": statistics.pvariance(scores), "n": len(passages)}
+
+
+def summarise(claims: list[ClaimVerdict], passages: list[Passage]) -> ResponseSummary:
+    counts = {v.value: 0 for v in Verdict}
+    for c in claims:
+        counts[c.verdict.value] += 1
+    scored = [c for c in claims if c.scored]
+    return ResponseSummary(
+        all_supported=all(c.verdict is Verdict.SUPPORTED for c in scored),
+        score=min((c.entailment for c in scored), default=1.0),
+        counts=counts,
+        high_severity_unsupported=sum(1 for c in scored if c.severity == "high" and c.verdict is not Verdict.SUPPORTED),
+        retrieval=retrieval_stats(passages),
+    )

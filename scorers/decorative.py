@@ -1,0 +1,44 @@
+"""Decorative sentences: no checkable predicate, so they never veto an answer.
+
+All templates live in RULES below, one readable place: (reason, pattern).
+A claim is decorative when a pattern matches it whole (after trimming) and it
+carries no number, so "Thanks! Refunds take 30 days." is still checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+RULES: list[tuple[str, str]] = [
+    ("greeting", r"(hi|hello|hey|greetings|good (morning|afternoon|evening))( there)?[,!. ]*.*"),
+    ("thanks", r"(thanks|thank you)( so much| very much)?( for (asking|reaching out|your (question|patience)))?[!. ]*"),
+    ("offer_of_help", r"(please )?(let me know|feel free to|don't hesitate to|do not hesitate to|reach out)\b.*"),
+    ("offer_of_help", r"(i('m| am)|we('re| are)) (happy|glad|here) to help.*"),
+    ("offer_of_help", r"(i )?hope (this|that) helps.*"),
+    ("offer_of_help", r"(is there )?anything else (i|we) can (help|do).*"),
+    ("offer_of_help", r"if you have (any )?(other |more |further )?questions.*"),
+    ("hedge", r"(i think|i believe|i'm not (entirely )?sure|i am not sure|i may be wrong|it depends)[,.!]*"),
+    ("hedge", r"(please )?(note|keep in mind) that (this|policies|details) (may|might|can) (change|vary).*"),
+    ("hedge", r"(this|that) (may|might|can) vary.*"),
+    ("pointer", r"(this|that|it|more (details|information))( is| are)? (documented|described|explained|covered|available) in (the|our) [\w -]+"),
+    ("pointer", r"(see|check|refer to|consult) (the|our) [\w -]+ for (more|further|full) (details|information)"),
+    ("pointer", r"for (more|further) (details|information),? (see|check|refer to|contact) .*"),
+    ("closing", r"(good luck|have a (great|nice) day|cheers|best regards)[!. ]*"),
+    ("filler", r"(great|good) question[!. ]*"),
+    ("filler", r"(sure|certainly|of course|absolutely)[!,. ]*(here('s| is) (what|how).*)?"),
+    ("filler", r"here('s| is) (what|how) .*:?"),
+]
+
+_COMPILED = [(reason, re.compile(rf"^\W*{pattern}\W*$", re.IGNORECASE)) for reason, pattern in RULES]
+_HAS_NUMBER = re.compile(r"\d")
+
+
+def decorative_reason(claim: str) -> str | None:
+    """The rule's reason when the claim is decorative, else None."""
+    text = " ".join(claim.split())
+    if _HAS_NUMBER.search(text):
+        return None
+    for reason, pattern in _COMPILED:
+        if pattern.match(text):
+            return reason
+    return None

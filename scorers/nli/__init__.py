@@ -1,0 +1,1 @@
+"""NLI cross-encoder backends, the dynamic batcher and the pair scorer."""

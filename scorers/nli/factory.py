@@ -1,0 +1,26 @@
+"""Pick the NLI backend; heavy libraries are imported only in the chosen branch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorers.errors import ModelLoadError
+from scorers.nli.base import NLIBackend
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8"
+
+
+def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
+                 max_length: int = 256, threads: int | None = None) -> NLIBackend:
+    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
+    if not path.exists():
+        raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
+    if backend == "onnx":
+        from scorers.nli.onnx_backend import OnnxBackend
+
+        return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads)
+    if backend == "torch":
+        from scorers.nli.torch_backend import TorchBackend
+
+        return TorchBackend(path, max_length=max_length)
+    raise ModelLoadError(f"unknown backend {backend!r}: expected 'onnx' or 'torch'")

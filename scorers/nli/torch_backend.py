@@ -1,0 +1,32 @@
+"""PyTorch backend: the reference, and the path for checkpoints not yet exported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scorers.nli.base import NLIBackend
+
+
+class TorchBackend(NLIBackend):
+    def __init__(self, model_dir: Path, max_length: int = 256, device: str = "auto", fp16: bool = False):
+        super().__init__(model_dir, max_length)
+        import torch
+        from transformers import AutoModelForSequenceClassification
+
+        self._torch = torch
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = torch.device(device)
+        self.model = AutoModelForSequenceClassification.from_pretrained(str(self.model_dir)).to(self.device).eval()
+        if fp16 and self.device.type == "cuda":
+            self.model = self.model.half()
+        self.provider = self.device.type
+        self.precision = "fp16" if fp16 and self.device.type == "cuda" else "fp32"
+
+    def infer(self, features: dict[str, np.ndarray]) -> np.ndarray:
+        torch = self._torch
+        with torch.inference_mode():
+            tensors = {k: torch.from_numpy(v).to(self.device) for k, v in features.items()}
+            return self.model(**tensors).logits.float().cpu().numpy()

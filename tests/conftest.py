@@ -1,0 +1,19 @@
+"""Shared fixtures: a tiny randomly initialised NLI model exported to ONNX (no weights needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tiny_models import tiny_bert_checkpoint
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tmp_path_factory):
+    return tiny_bert_checkpoint(tmp_path_factory.mktemp("tiny-bert"))
+
+
+@pytest.fixture(scope="session")
+def tiny_onnx(tiny_checkpoint, tmp_path_factory):
+    from scorers.nli.onnx_export import export_checkpoint
+
+    return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-onnx"), precision="fp32")

