@@ -34,7 +34,10 @@ _PRONOUN_START = re.compile(r"^(it|they|this|these|he|she)\b\s*", re.I)
 _VERB_HINT = re.compile(
     r"\b(is|are|was|were|be|been|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|"
     r"might|does|do|did|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|need|needs|require|requires|"
-    r"[a-z]{2,}(?:ed|es))\b", re.I)
+    r"[a-z]{2,}(?:ed|es)|"
+    r"(?:allow|return|include|require|provide|support|offer|cover|take|run|get|use|need|mean|apply|"
+    r"contain|cost|charge|last|expire|start|end|remain|become|seem|work|help|keep|let|make|send|store|"
+    r"show|stay|limit|grant|accept|reject|block|hold|lose|pay|earn|rank|sit|lie|stand|serve)s?)\b", re.I)
 _SUBJECT_END = re.compile(
     r"\b(is|are|was|were|has|have|had|can|cannot|could|will|would|should|must|may|might|does|do|did|"
     r"[a-z]{3,}s)\b", re.I)
@@ -64,9 +67,15 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_CLAUSE_START = re.compile(
+    r"^(it|they|he|she|we|you|i|this|these|those|there|that|the|a|an|our|your|its|their|his|her|each|every|"
+    r"all|some|no|most|many|[A-Z]\w*)\b")
+
+
 def _is_clause(text: str) -> bool:
-    words = text.split()
-    return len(words) >= 3 and bool(_VERB_HINT.search(text))
+    """Has a subject and a predicate, roughly: 3+ words starting like a subject or containing a verb."""
+    text = text.strip()
+    return len(text.split()) >= 3 and bool(_CLAUSE_START.match(text) or _VERB_HINT.search(text))
 
 
 def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -88,9 +97,13 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _subject(clause: str) -> str | None:
-    m = _SUBJECT_END.search(clause)
-    if not m or m.start() == 0:
+    """The words before the first verb, skipping the first word (a subject has at least one)."""
+    first = re.match(r"\s*\S+", clause)
+    begin = first.end() if first else 0
+    hits = [m for m in (_SUBJECT_END.search(clause, begin), _VERB_HINT.search(clause, begin)) if m]
+    if not hits:
         return None
+    m = min(hits, key=lambda h: h.start())
     subject = clause[:m.start()].strip(" ,")
     return subject if 0 < len(subject.split()) <= 8 else None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from scorers.thresholds import Thresholds
@@ -21,6 +23,9 @@ class ScorerConfig(BaseModel):
     threshold_pivot: float = 0.5
     top_k: int = Field(4, ge=1)
     pair_top: int = Field(3, ge=0)
+    # claim: re-rank the chunks per claim (default); question: reuse the retriever's
+    # passage order for every claim (the baseline `groundwatch eval` compares against).
+    evidence_mode: Literal["claim", "question"] = "claim"
     chunk_sentences: int = Field(4, ge=1)
     chunk_overlap: int = Field(1, ge=0)
     rrf_k: int = 60

@@ -11,6 +11,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import combinations
 from typing import Callable
 
 from scorers import SCORER_VERSION
@@ -58,6 +59,20 @@ def model_version(backend: NLIBackend) -> str:
         path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
     return f"{backend.name}@{digest}"
+
+
+def retriever_order_candidates(index: EvidenceIndex, response: Response, claim: str, top_k: int,
+                               pair_top: int) -> list[Candidate]:
+    """evidence_mode "question": the top chunks in the retriever's passage order, the same for every claim."""
+    position = {p.id: (-(p.score if p.score is not None else 0.0), i) for i, p in enumerate(response.passages)}
+    chunks = index.chunks
+    order = sorted(range(len(chunks)), key=lambda i: (position[chunks[i].passage_id], chunks[i].start))
+    top = order[:top_k]
+    sims = index.similarities(claim)
+    out = [Candidate((chunks[i],), float(sims[i])) for i in top]
+    for a, b in combinations(top[:pair_top], 2):
+        out.append(Candidate((chunks[a], chunks[b]), float(min(sims[a], sims[b]))))
+    return out
 
 
 class Scorer:
@@ -112,7 +127,10 @@ class Scorer:
         chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap)
         index = EvidenceIndex(chunks, self.embedder)
         for c in claims:
-            if c.skip_reason is None:
+            if c.skip_reason is None and self.config.evidence_mode == "question":
+                c.candidates = retriever_order_candidates(index, response, c.claim.text, self.config.top_k,
+                                                          self.config.pair_top)
+            elif c.skip_reason is None:
                 c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
                                                 self.config.rrf_k)
         self._timer("evidence", time.perf_counter() - start)

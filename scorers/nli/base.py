@@ -7,7 +7,9 @@ position. The label order always comes from the model's config.json id2label.
 
 from __future__ import annotations
 
+import copy
 import json
+import threading
 from abc import ABC, abstractmethod
 from pathlib import Path
 
@@ -54,9 +56,19 @@ class NLIBackend(ABC):
             raise ModelLoadError(f"model directory {self.model_dir} does not exist")
         self.max_length = max_length
         self.labels = read_label_order(self.model_dir)
-        self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir))
-        if len(self.tokenizer) < 1000:
-            raise ModelLoadError(f"{self.model_dir}: tokenizer has {len(self.tokenizer)} tokens; files missing")
+        self._tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir))
+        self._local = threading.local()
+        if len(self._tokenizer) < 1000:
+            raise ModelLoadError(f"{self.model_dir}: tokenizer has {len(self._tokenizer)} tokens; files missing")
+
+    @property
+    def tokenizer(self):
+        # One copy per thread: a fast tokenizer used from two threads at once (the
+        # batcher's and the submitter's) fails with "RuntimeError: Already borrowed".
+        tok = getattr(self._local, "tokenizer", None)
+        if tok is None:
+            tok = self._local.tokenizer = copy.deepcopy(self._tokenizer)
+        return tok
 
     @property
     def name(self) -> str:

@@ -1,0 +1,66 @@
+import pytest
+
+from scorers.checks import cited_ids_for, citation_check, number_check, quote_check, run_checks
+from scorers.numbers import passage_quantities, quantities
+from scorers.schema import Citation, Passage
+
+P = [Passage(id="p1", text="Refunds are available within thirty days of purchase. The fee is 1,000 USD."),
+     Passage(id="p2", text="The policy took effect on 5 January 2026. Late fees are 5 percent."),
+     Passage(id="p3", text="Our support team said: “We never share customer data with advertisers.”")]
+
+
+@pytest.mark.parametrize("claim", [
+    "Refunds are available within 30 days.",            # thirty = 30
+    "The fee is 1000 USD.",                             # 1,000 = 1000
+    "Late fees are 5%.",                                # 5% = 5 percent
+    "The policy took effect on 2026-01-05.",            # ISO = 5 January 2026
+    "The policy took effect on January 5, 2026.",
+    "The policy has applied since 2026.",               # a year inside a date
+])
+def test_numbers_present_in_another_format_pass(claim):
+    check = number_check(claim, passage_quantities([p.text for p in P]))
+    assert check is not None and check.passed, check
+
+
+@pytest.mark.parametrize("claim, missing", [
+    ("Refunds are available within 60 days.", "60"),
+    ("The policy took effect on 2026-02-05.", "2026-02-05"),
+    ("Late fees are 7%.", "7%"),
+])
+def test_absent_numbers_fail_and_are_named(claim, missing):
+    check = number_check(claim, passage_quantities([p.text for p in P]))
+    assert not check.passed and missing in check.detail
+
+
+def test_claims_without_numbers_have_no_number_check():
+    assert number_check("Refunds are available.", passage_quantities([p.text for p in P])) is None
+
+
+def test_quantities_normalise_formats():
+    assert quantities("twenty-five people") == [("num", 25.0)]
+    assert quantities("2.5 million") == [("num", 2_500_000.0)]
+
+
+def test_quotes_must_be_verbatim_modulo_whitespace_and_quote_style():
+    ok = quote_check('They said "we never  share customer data with advertisers".', P)
+    assert ok.passed
+    bad = quote_check('They said "we sell customer data to advertisers".', P)
+    assert not bad.passed
+
+
+def test_citations_must_resolve_and_share_a_content_word():
+    assert citation_check("Refunds take thirty days.", ["p1"], P).passed
+    missing = citation_check("Refunds take thirty days.", ["p9"], P)
+    assert not missing.passed and "p9: no such passage" in missing.detail
+    unrelated = citation_check("Refunds take thirty days.", ["p3"], P)
+    assert not unrelated.passed and "shares no content word" in unrelated.detail
+
+
+def test_cited_ids_from_spans_and_markers():
+    citations = [Citation(passage_id="p2", span=(0, 10)), Citation(passage_id="p3", span=(50, 60))]
+    assert cited_ids_for((0, 20), ["p1", "3"], citations, ["p1", "p2", "p3"]) == ["p2", "p1", "p3"]
+
+
+def test_run_checks_records_every_applicable_check():
+    checks = run_checks('Refunds take 60 days, "no questions asked".', ["p1"], P)
+    assert {c.name: c.passed for c in checks} == {"quote": False, "numbers": False, "citation": True}

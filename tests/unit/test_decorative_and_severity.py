@@ -1,0 +1,40 @@
+import pytest
+
+from scorers.decorative import decorative_reason
+from scorers.severity import severity
+
+
+@pytest.mark.parametrize("sentence, reason", [
+    ("Hope this helps!", "offer_of_help"),
+    ("Let me know if you have any other questions.", "offer_of_help"),
+    ("Thanks for reaching out!", "thanks"),
+    ("Hi there!", "greeting"),
+    ("Great question!", "filler"),
+    ("This is documented in the runbook.", "pointer"),
+    ("I'm not sure.", "hedge"),
+    ("Please note that policies may change.", "hedge"),
+])
+def test_decorative_sentences_are_recognised(sentence, reason):
+    assert decorative_reason(sentence) == reason
+
+
+@pytest.mark.parametrize("sentence", [
+    "Refunds are available within 30 days.",
+    "Let me know by 5 May if you want the refund.",  # carries a date: checkable
+    "The runbook says to restart the service first.",
+    "Thanks to caching, pages load in under 200 ms.",
+])
+def test_checkable_sentences_are_not_decorative(sentence):
+    assert decorative_reason(sentence) is None
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The plan costs $49 per month.", "high"),
+    ("The offer expires on 5 January 2026.", "high"),
+    ("The cluster has three nodes.", "high"),
+    ("Only administrators can delete projects.", "high"),
+    ("Contractors are not eligible for the bonus.", "high"),
+    ("The dashboard shows recent activity.", "normal"),
+])
+def test_severity(claim, expected):
+    assert severity(claim) == expected

@@ -1,0 +1,48 @@
+from scorers.chunking import chunk_passage, chunk_passages
+from scorers.retrieval import EvidenceIndex, rrf
+from scorers.schema import Passage
+
+LONG = Passage(id="p1", text=" ".join(f"Sentence number {i} is here." for i in range(1, 10)))
+
+
+def test_chunks_are_windows_with_overlap_and_exact_offsets():
+    chunks = chunk_passage(LONG, rank=0, sentences=4, overlap=1)
+    assert [c.text.split(".")[0] for c in chunks] == ["Sentence number 1 is here", "Sentence number 4 is here",
+                                                      "Sentence number 7 is here"]
+    for c in chunks:
+        assert LONG.text[c.start:c.end] == c.text and c.passage_id == "p1"
+    # consecutive windows share one sentence
+    assert "Sentence number 4 is here." in chunks[0].text and "Sentence number 4 is here." in chunks[1].text
+    assert chunks[-1].text.endswith("Sentence number 9 is here.")
+
+
+def test_duplicate_passages_add_no_chunks():
+    a = Passage(id="a", text="Refunds take 30 days.")
+    b = Passage(id="b", text="Refunds take 30 days.")
+    assert [c.passage_id for c in chunk_passages([a, b])] == ["a"]
+
+
+def test_rrf_fuses_rankings():
+    scores = rrf([[0, 1, 2], [2, 1, 0]], k=60)
+    assert scores[1] == 2 / 62
+    assert scores[0] == scores[2] == 1 / 61 + 1 / 63
+    assert rrf([[3, 1]], k=60)[3] > rrf([[3, 1]], k=60)[1]
+
+
+def test_candidates_rank_the_relevant_chunk_first_and_add_pairs():
+    passages = [Passage(id="p1", text="The office is in Berlin."),
+                Passage(id="p2", text="Refunds are available within 30 days of purchase."),
+                Passage(id="p3", text="Enterprise customers may request 60 days."),
+                Passage(id="p4", text="The cafeteria serves lunch at noon.")]
+    index = EvidenceIndex(chunk_passages(passages), embedder=None)
+    cands = index.candidates("Refunds are available for 30 days.", top_k=4, pair_top=3)
+    assert cands[0].chunks[0].passage_id == "p2"
+    singles = [c for c in cands if c.kind == "chunk"]
+    pairs = [c for c in cands if c.kind == "pair"]
+    assert len(singles) == 4 and len(pairs) == 3
+    # pairs join two of the top three, in retriever order
+    top3 = {c.chunks[0].passage_id for c in singles[:3]}
+    for p in pairs:
+        assert {ch.passage_id for ch in p.chunks} <= top3
+        assert p.chunks[0].rank < p.chunks[1].rank
+    assert not index.candidates("x", pair_top=0) or all(c.kind == "chunk" for c in index.candidates("x", pair_top=0))

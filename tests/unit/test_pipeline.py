@@ -1,0 +1,89 @@
+"""The whole scoring path on the tiny random model: structure, not verdict quality."""
+
+import json
+
+import pytest
+
+from scorers.config import ScorerConfig
+from scorers.errors import ScoringError
+from scorers.pipeline import Scorer
+from scorers.records import Verdict
+from scorers.schema import parse_response
+
+RESPONSE = {
+    "request_id": "r-1",
+    "answer": "Refunds are available for up to 60 days [p1]. The fee is \"non-refundable after shipping\". "
+              "Orders ship within 2 business days, and they arrive in a week. Hope this helps!",
+    "passages": [
+        {"id": "p1", "text": "Refunds are available within 30 days of purchase. Enterprise customers may request "
+                             "an extension to 60 days, subject to approval by their account manager.", "score": 0.8},
+        {"id": "p2", "text": "Shipping fees are non-refundable. Orders ship within 2 business days.", "score": 0.6},
+    ],
+    "metadata": {"app": "helpdesk", "tenant": "acme"},
+}
+
+
+@pytest.fixture(scope="module")
+def scorer(tiny_onnx):
+    s = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False))
+    yield s
+    s.close()
+
+
+def test_every_claim_gets_a_verdict_with_evidence(scorer):
+    [v] = scorer.score([parse_response(RESPONSE)])
+    texts = [c.text for c in v.claims]
+    assert texts == ["Refunds are available for up to 60 days.", 'The fee is "non-refundable after shipping".',
+                     "Orders ship within 2 business days.", "Orders arrive in a week.", "Hope this helps!"]
+    assert v.claims[-1].verdict is Verdict.SKIPPED and v.claims[-1].reason == "offer_of_help"
+    for c in v.claims[:-1]:
+        assert c.evidence, c.text
+        for e in c.evidence:
+            assert set(e.passage_ids) <= {"p1", "p2"}
+            assert e.entailment + e.neutral + e.contradiction == pytest.approx(1.0, abs=1e-3)
+            for pid, (start, end) in zip(e.passage_ids, e.offsets):
+                assert 0 <= start < end
+    quote = v.claims[1]
+    assert quote.verdict is not Verdict.SUPPORTED and "failed_quote" in quote.flags
+    assert v.doc_id == "r-1:" + v.scorer_version
+    record = v.to_dict()
+    json.dumps(record)
+    assert record["claims"][0]["verdict"] in {"SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO"}
+    assert record["metadata"] == {"app": "helpdesk", "tenant": "acme"}
+    assert record["passages"][0]["id"] == "p1"
+
+
+def test_pairs_of_all_responses_share_batches(scorer):
+    before = scorer.batcher.stats.batches
+    responses = [parse_response(dict(RESPONSE, request_id=f"r-{i}", answer=f"Orders ship within {i} days."))
+                 for i in range(6)]
+    out = scorer.score(responses)
+    assert [v.request_id for v in out] == [f"r-{i}" for i in range(6)]
+    assert scorer.batcher.stats.batches - before < 6
+
+
+def test_one_failing_response_does_not_sink_the_batch(scorer, monkeypatch):
+    good = parse_response(RESPONSE)
+    bad = parse_response(dict(RESPONSE, request_id="boom"))
+    original = scorer._prepare
+
+    def prepare(response):
+        if response.request_id == "boom":
+            raise ValueError("evidence index broke")
+        return original(response)
+
+    monkeypatch.setattr(scorer, "_prepare", prepare)
+    out = scorer.score([good, bad, good])
+    assert isinstance(out[1], ScoringError) and "evidence index broke" in str(out[1])
+    assert out[0].request_id == out[2].request_id == "r-1"
+
+
+def test_given_claims_are_used_as_given(scorer):
+    [v] = scorer.score([parse_response(dict(RESPONSE, claims=["Orders ship within 2 business days."]))])
+    assert [c.text for c in v.claims] == ["Orders ship within 2 business days."]
+
+
+def test_response_without_passages_is_not_enough_info(scorer):
+    [v] = scorer.score([parse_response({"request_id": "x", "answer": "The sky is green.", "passages": []})])
+    assert v.claims[0].verdict is Verdict.NOT_ENOUGH_INFO and "no_evidence" in v.claims[0].flags
+    assert not v.response.all_supported

@@ -1,0 +1,92 @@
+import math
+
+import pytest
+
+from scorers.decide import decide, summarise
+from scorers.records import Check, ClaimVerdict, Evidence, Verdict
+from scorers.schema import Passage
+from scorers.thresholds import Thresholds
+
+
+def ev(e, c, rs=0.8, kind="chunk", pid="p1"):
+    return Evidence([pid], [(0, 10)], e, max(0.0, 1 - e - c), c, rs, kind)
+
+
+def test_static_thresholds_ignore_retrieval_score():
+    t = Thresholds(0.75, 0.70)
+    assert t.entailment(0.0) == t.entailment(1.0) == 0.75
+
+
+def test_tiered():
+    t = Thresholds(0.75, 0.70, "tiered", pivot=0.5)
+    assert t.entailment(0.2) == pytest.approx(0.85) and t.entailment(0.8) == pytest.approx(0.65)
+
+
+def test_sqrt_interpolates_from_strict_to_lenient():
+    t = Thresholds(0.75, 0.70, "sqrt")
+    assert t.entailment(0.0) == pytest.approx(0.85)
+    assert t.entailment(1.0) == pytest.approx(0.65)
+    assert t.entailment(0.25) == pytest.approx(0.85 - 0.2 * math.sqrt(0.25))
+
+
+def test_sigmoid_is_centred_on_the_pivot():
+    t = Thresholds(0.75, 0.70, "sigmoid", pivot=0.5, steepness=10)
+    assert t.entailment(0.5) == pytest.approx(0.75)
+    assert t.entailment(0.0) > 0.84 and t.entailment(1.0) < 0.66
+    assert t.contradiction(0.5) == pytest.approx(0.70)
+
+
+def test_unknown_mode_is_rejected():
+    with pytest.raises(ValueError, match="threshold mode"):
+        Thresholds(mode="cubic")
+
+
+T = Thresholds(0.75, 0.70)
+
+
+def test_contradiction_is_checked_first():
+    verdict, _ = decide([ev(0.72, 0.0), ev(0.1, 0.9, pid="p2")], [], T)
+    assert verdict is Verdict.CONTRADICTED
+
+
+def test_contradiction_must_exceed_entailment():
+    verdict, flags = decide([ev(0.95, 0.0), ev(0.0, 0.8, pid="p2")], [], T)
+    assert verdict is Verdict.SUPPORTED and "conflicting_evidence" in flags
+
+
+def test_supported_and_not_enough_info():
+    assert decide([ev(0.8, 0.1)], [], T)[0] is Verdict.SUPPORTED
+    assert decide([ev(0.5, 0.3)], [], T)[0] is Verdict.NOT_ENOUGH_INFO
+    assert decide([], [], T) == (Verdict.NOT_ENOUGH_INFO, ["no_evidence"])
+
+
+def test_failed_check_caps_supported():
+    verdict, flags = decide([ev(0.99, 0.0)], [Check("numbers", False, "60")], T)
+    assert verdict is Verdict.NOT_ENOUGH_INFO
+    assert "capped_by_check" in flags and "failed_numbers" in flags
+
+
+def test_multi_hop_flag_when_only_a_concatenation_entails():
+    _, flags = decide([ev(0.3, 0.0), ev(0.4, 0.0, pid="p2"), ev(0.9, 0.0, kind="pair")], [], T)
+    assert "multi_hop" in flags
+    _, flags = decide([ev(0.8, 0.0), ev(0.9, 0.0, kind="pair")], [], T)
+    assert "multi_hop" not in flags
+
+
+def claim(verdict, e, severity="normal"):
+    return ClaimVerdict(0, "x", (0, 1), severity, verdict, entailment=e)
+
+
+def test_response_summary():
+    claims = [claim(Verdict.SUPPORTED, 0.9), claim(Verdict.NOT_ENOUGH_INFO, 0.3, "high"),
+              claim(Verdict.SKIPPED, 0.0)]
+    s = summarise(claims, [Passage(id="a", text="t", score=0.9), Passage(id="b", text="t", score=0.5)])
+    assert not s.all_supported and s.score == 0.3 and s.high_severity_unsupported == 1
+    assert s.counts["SKIPPED"] == 1 and s.counts["SUPPORTED"] == 1
+    assert s.retrieval["top"] == 0.9 and s.retrieval["mean"] == pytest.approx(0.7)
+    assert s.retrieval["variance"] == pytest.approx(0.04)
+
+
+def test_skipped_claims_never_veto():
+    s = summarise([claim(Verdict.SUPPORTED, 0.9), claim(Verdict.SKIPPED, 0.0)], [])
+    assert s.all_supported and s.score == 0.9 and s.retrieval["top"] is None
