@@ -37,10 +37,15 @@ _VERB_HINT = re.compile(
     r"[a-z]{2,}(?:ed|es)|"
     r"(?:allow|return|include|require|provide|support|offer|cover|take|run|get|use|need|mean|apply|"
     r"contain|cost|charge|last|expire|start|end|remain|become|seem|work|help|keep|let|make|send|store|"
-    r"show|stay|limit|grant|accept|reject|block|hold|lose|pay|earn|rank|sit|lie|stand|serve)s?)\b", re.I)
+    r"show|stay|limit|grant|accept|reject|block|hold|lose|pay|earn|rank|sit|lie|stand|serve|ship|arrive|"
+    r"deliver|open|close|process|cancel|renew|exclude|depend|happen|occur|change|increase|decrease|"
+    r"reduce|rise|fall|grow|move|go|come|stop|begin|continue|enable|disable|protect|encrypt|replicate|"
+    r"sync|load|handle|receive|reach|exceed|follow|lead|live|operate|qualify|bill|say|state|list|"
+    r"report|display|appear|ask|answer|give|find|know|think|see|want|like|love|call|try|leave|put|"
+    r"bring|write|read|pay|meet|create|build|add|remove|delete|update|upgrade|migrate|restore|fail)s?)\b",
+    re.I)
 _SUBJECT_END = re.compile(
-    r"\b(is|are|was|were|has|have|had|can|cannot|could|will|would|should|must|may|might|does|do|did|"
-    r"[a-z]{3,}s)\b", re.I)
+    r"\b(is|are|was|were|has|have|had|can|cannot|could|will|would|should|must|may|might|does|do|did)\b", re.I)
 _CITATION_MARK = re.compile(r"\s*\[([^\[\]]{1,40})\]")
 
 
