@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Creates .venv and installs groundwatch (editable) with its dependencies.
+#   infra/setup.sh          runtime only
+#   infra/setup.sh --test   plus test tools, Debian prometheus/chromium and helm
+# Idempotent: a stamp of pyproject.toml skips a reinstall when nothing changed.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+python="${PYTHON:-python3.11}"
+command -v "$python" >/dev/null 2>&1 || python=python3
+
+extras=""
+[ "${1:-}" = "--test" ] && extras="[test]"
+
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+stamp=".venv/.groundwatch-installed${extras}"
+if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    # torch is pinned to 2.13.0 in pyproject.toml: on these machines pip takes its CPU build from disk.
+    .venv/bin/python -m pip install --quiet -e ".${extras}"
+    cp pyproject.toml "$stamp"
+fi
+
+if [ -n "$extras" ]; then
+    bash infra/install_system.sh
+    bash infra/install_helm.sh
+fi
+echo "setup: ready (.venv${extras:+ with test tools})"
