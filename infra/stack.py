@@ -153,7 +153,8 @@ def up(stack_dir: Path, *, with_prometheus: bool = False,
        scrape_targets: Sequence[str] = DEFAULT_SCRAPE_TARGETS) -> dict:
     stack_dir = Path(stack_dir)
     existing = _load(stack_dir)
-    if existing and all(_alive(record) for record in existing.values()):
+    complete = not with_prometheus or "prometheus" in existing
+    if existing and complete and all(_alive(record) for record in existing.values()):
         return existing
     down(stack_dir)  # half-up stack from an earlier run: start clean
     stack_dir.mkdir(parents=True, exist_ok=True)

@@ -52,6 +52,9 @@ Lists go out as JSON, which pydantic-settings parses.
 {{- include "groundwatch.settingsEnv" (dict "prefix" (printf "%s__" $name) "values" $value) }}
 {{- else if kindIs "slice" $value }}
 {{ $name }}: {{ toJson $value | quote }}
+{{- else if and (kindIs "float64" $value) (eq $value (floor $value)) }}
+{{- /* Values files hand numbers over as float64: 1000000 would print as 1e+06. */}}
+{{ $name }}: {{ int64 $value | toString | quote }}
 {{- else }}
 {{ $name }}: {{ toString $value | quote }}
 {{- end }}

@@ -1,0 +1,71 @@
+"""A compact PyTorch copy of the shipped model, for the PyTorch baselines of `groundwatch bench`.
+
+The fp32 checkpoint (~90 MB) is too large for the repository, so matrices are
+stored as int8 with one fp32 scale per row (~23 MB) and dequantized to fp32 on
+load into an ordinary Hugging Face checkpoint directory. The int8 ONNX model
+is what groundwatch serves; this copy only exists so `transformers` and
+`sentence-transformers` baselines can run on the same weights.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+WEIGHTS = "weights.int8.safetensors"
+MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
+
+
+def save_compact(checkpoint: Path, output: Path) -> Path:
+    import torch
+    from safetensors.torch import save_file
+    from transformers import AutoModelForSequenceClassification
+
+    model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint))
+    tensors = {}
+    for name, t in model.state_dict().items():
+        t = t.detach().float().contiguous()
+        if t.ndim == 2 and t.numel() >= 4096:
+            scale = t.abs().amax(dim=1, keepdim=True).clamp(min=1e-12) / 127.0
+            tensors[f"{name}.q"] = torch.round(t / scale).to(torch.int8)
+            tensors[f"{name}.scale"] = scale.squeeze(1)
+        else:
+            tensors[name] = t
+    output.mkdir(parents=True, exist_ok=True)
+    save_file(tensors, str(output / WEIGHTS))
+    for f in MODEL_FILES:
+        if (checkpoint / f).exists():
+            shutil.copy(checkpoint / f, output / f)
+    return output
+
+
+def materialise(compact: Path, cache: Path | None = None) -> Path:
+    """An ordinary fp32 Hugging Face checkpoint directory built from the compact copy."""
+    import torch
+    from safetensors.torch import load_file
+    from transformers import AutoConfig, AutoModelForSequenceClassification
+
+    digest = hashlib.sha1((compact / WEIGHTS).read_bytes()).hexdigest()[:12]
+    target = (cache or Path("build/torch-checkpoints")) / digest
+    if (target / "model.safetensors").exists():
+        return target
+    raw = load_file(str(compact / WEIGHTS))
+    state = {}
+    for name, t in raw.items():
+        if name.endswith(".q"):
+            base = name[:-2]
+            state[base] = t.float() * raw[f"{base}.scale"].unsqueeze(1)
+        elif not name.endswith(".scale"):
+            state[name] = t
+    model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    if unexpected or [m for m in missing if not m.endswith("position_ids")]:
+        raise RuntimeError(f"compact checkpoint mismatch: missing={missing} unexpected={unexpected}")
+    target.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(target))
+    for f in MODEL_FILES[1:]:
+        if (compact / f).exists():
+            shutil.copy(compact / f, target / f)
+    del torch
+    return target
