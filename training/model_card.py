@@ -1,0 +1,109 @@
+"""Write MODEL_CARD.md for the shipped model from the recorded measurements.
+
+    python -m training.model_card
+
+Reads the training manifest and parity report shipped beside the model, the
+pair-level evaluation (build/nli_eval.json from training.evaluate_nli) and the
+pipeline-level figures (build/card_pipeline.json: WiCE and the probe families,
+from `groundwatch eval`), so every number in the card comes from a command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from training.ship import MODELS
+
+LICENCES = {
+    "vitaminc_real": "CC BY-SA 3.0", "vitaminc_synthetic": "CC BY-SA 3.0",
+    "esnli_snli": "SNLI CC BY-SA 4.0, e-SNLI MIT", "cad_snli": "Apache-2.0 (SNLI text CC BY-SA 4.0)",
+    "taxinli": "C-UDA 1.0 (MNLI text)", "breaking_nli": "CC BY-SA 4.0", "climate_fever": "none stated",
+    "healthver": "none stated", "med": "CC BY-SA 4.0", "rte": "GLUE/RTE research-use terms",
+    "covidfact": "none stated", "rte_fever": "none stated (FEVER text: CC BY-SA 3.0)",
+    "rte_scifact": "none stated", "fever_symmetric": "CC BY-SA 3.0", "fever_adv": "CC BY-SA 3.0 (Wikipedia terms)",
+    "fm2": "Apache-2.0 (Wikipedia text)",
+}
+RECIPES = {
+    "synthetic_negation": "negation flip of an entailed hypothesis or a premise sentence → contradiction",
+    "synthetic_number": "one number, month or unit changed (years ±1–10, values ×0.25–10, days→weeks …) → contradiction",
+    "synthetic_condition": "condition/qualifier dropped (if, unless, subject to, with approval, for Enterprise customers …) → neutral; policy-style templates with a conditional window beside a standard one",
+    "synthetic_swap": "two named entities swapped → not-entailment (partial label: only p(entailment) is pushed down)",
+    "synthetic_padding": "premise buried among 1–3 unrelated premises, label kept (RAG chunks look like this)",
+    "synthetic_split": "conjunction of two hypotheses: both premises → entailment; one premise → neutral",
+    "synthetic_copy": "a premise sentence verbatim → entailment (so edits, not copying, carry the signal)",
+}
+
+
+def _table(rows: list[tuple], head: tuple) -> str:
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, default=MODELS / "nli-minilm-int8")
+    ap.add_argument("--nli-eval", type=Path, default=Path("build/nli_eval.json"))
+    ap.add_argument("--pipeline", type=Path, default=Path("build/card_pipeline.json"))
+    args = ap.parse_args(argv)
+    manifest = json.loads((args.model / "training_manifest.json").read_text())
+    parity = json.loads((args.model / "parity.json").read_text())
+    nli = json.loads(args.nli_eval.read_text())["results"] if args.nli_eval.exists() else {}
+    pipeline = json.loads(args.pipeline.read_text()) if args.pipeline.exists() else {}
+    hp = manifest["hyper_parameters"]
+    mix = manifest["train_mix"]
+    parts = [
+        "# groundwatch default NLI cross-encoder (nli-minilm-int8)",
+        "",
+        "Three-way NLI (entailment / neutral / contradiction; order in `config.json` `id2label`) "
+        "cross-encoder that groundwatch loads when no model is configured. Runs on a laptop CPU; production "
+        "deployments export their own DeBERTa-v3 checkpoint with `groundwatch export-model`.",
+        "",
+        f"- **Base:** {manifest['base']}, Apache-2.0, 22.7M parameters; 6 layers, 384 hidden, 512 positions.",
+        f"- **Format:** ONNX opset 17, dynamic int8 quantisation (per-channel weights), "
+        f"{parity['model_mb']} MB. Parity with the PyTorch fp32 checkpoint on {parity['pairs']} pairs: "
+        f"max |Δp| = {parity['max_abs_prob_diff']}, argmax agreement = {parity['argmax_agreement']}.",
+        f"- **Training:** `python -m training.train` ({manifest['device']}, torch {manifest['torch']}, "
+        f"{manifest['train_seconds'] // 60} min, {manifest['steps']} steps"
+        f"{', stopped at the time budget' if manifest.get('stopped_early') else ''}); "
+        f"export: `python -m training.ship`; this card: `python -m training.model_card`.",
+        "",
+        "## Hyper-parameters",
+        "",
+        _table([(k, v) for k, v in hp.items() if k not in ("data", "output")], ("parameter", "value")),
+        "",
+        "Loss: cross-entropy; for two-way 'not entailment' labels (RTE, MED, RTE-FEVER, RTE-SciFact, swaps) "
+        "−log(1 − p(entailment)). Length-bucketed batches, AdamW, linear warm-up/decay, bf16 autocast on CPU.",
+        "",
+        "## Data mix (training pairs after caps; 5% of every set held out by premise hash)",
+        "",
+        _table([(k, n, LICENCES.get(k, RECIPES.get(k, ""))) for k, n in mix.items()],
+               ("source", "pairs", "licence / recipe")),
+        "",
+        "Never trained on `nli-eval-noncommercial/` (licences forbid a shipped model) nor on "
+        "`groundedness-dev/` (tuning and evaluation only). Breaking NLI and MED (template-like) are capped at "
+        "2,000 pairs; VitaminC real at 26,000. Some sources state no licence (see table): review before "
+        "redistributing the weights commercially.",
+        "",
+        "## Synthetic hard cases (training/synthetic.py, from training premises only)",
+        "",
+        "\n".join(f"- **{k}** ({mix[k]} pairs): {v}" for k, v in RECIPES.items() if mix.get(k)),
+        "",
+        "## Accuracy",
+        "",
+        "Pair level, `python -m training.evaluate_nli` (argmax of the three classes; for two-way sets, "
+        "'not entailment' counts as right when the argmax is not entailment):",
+        "",
+        _table([(k, v["n"], v["accuracy"]) for k, v in nli.items()], ("set", "n", "accuracy")),
+    ]
+    if pipeline:
+        parts += ["", "Through the full groundwatch pipeline (claims, free checks, evidence, thresholds), "
+                  "from `groundwatch eval`:", "", pipeline.get("markdown", "")]
+    (args.model / "MODEL_CARD.md").write_text("\n".join(parts) + "\n")
+    print(f"wrote {args.model / 'MODEL_CARD.md'}")
+
+
+if __name__ == "__main__":
+    main()
