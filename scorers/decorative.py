@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 RULES: list[tuple[str, str]] = [
-    ("greeting", r"(hi|hello|hey|greetings|good (morning|afternoon|evening))( there)?[,!. ]*.*"),
+    ("greeting", r"(hi|hello|hey|greetings|good (morning|afternoon|evening))\b( there)?[,!. ]*(\w+[!.]?)?"),
     ("thanks", r"(thanks|thank you)( so much| very much)?( for (asking|reaching out|your (question|patience)))?[!. ]*"),
     ("offer_of_help", r"(please )?(let me know|feel free to|don't hesitate to|do not hesitate to|reach out)\b.*"),
     ("offer_of_help", r"(i('m| am)|we('re| are)) (happy|glad|here) to help.*"),
@@ -20,13 +20,16 @@ RULES: list[tuple[str, str]] = [
     ("hedge", r"(i think|i believe|i'm not (entirely )?sure|i am not sure|i may be wrong|it depends)[,.!]*"),
     ("hedge", r"(please )?(note|keep in mind) that (this|policies|details) (may|might|can) (change|vary).*"),
     ("hedge", r"(this|that) (may|might|can) vary.*"),
-    ("pointer", r"(this|that|it|more (details|information))( is| are)? (documented|described|explained|covered|available) in (the|our) [\w -]+"),
+    ("pointer", r"(this|that|it|more (details|information)|details)( is| are)? (documented|described|explained|covered|"
+                r"listed) in (the|our) [\w -]*(runbook|docs|documentation|wiki|guide|handbook|manual|"
+                r"knowledge base|faq|help cent(er|re)|article|page|portal)"),
     ("pointer", r"(see|check|refer to|consult) (the|our) [\w -]+ for (more|further|full) (details|information)"),
     ("pointer", r"for (more|further) (details|information),? (see|check|refer to|contact) .*"),
     ("closing", r"(good luck|have a (great|nice) day|cheers|best regards)[!. ]*"),
     ("filler", r"(great|good) question[!. ]*"),
     ("filler", r"(sure|certainly|of course|absolutely)[!,. ]*(here('s| is) (what|how).*)?"),
-    ("filler", r"here('s| is) (what|how) .*:?"),
+    ("filler", r"here('s| is) (what|how) [\w ']{0,40}:?"),
+    ("bare_answer", r"(yes|no|correct|right|exactly|indeed|that's right|not quite)[.!]?"),
 ]
 
 _COMPILED = [(reason, re.compile(rf"^\W*{pattern}\W*$", re.IGNORECASE)) for reason, pattern in RULES]

@@ -61,3 +61,39 @@ def test_cache_returns_the_same_decomposition():
     cache = ClaimCache(size=2)
     first = cache.get("A cat sleeps. A dog barks.")
     assert cache.get("A cat sleeps. A dog barks.") is first
+
+
+def test_question_mark_inside_a_ui_label_does_not_end_the_sentence():
+    answer = "Click Forgot password? on the sign-in page and type your email. The link lasts 60 minutes."
+    assert len(decompose(answer)) == 2
+
+
+def test_pronoun_with_disagreeing_number_is_left_alone():
+    assert texts("You can carry up to 5 unused days, but they expire on March 31.")[1] == "They expire on March 31."
+    assert texts("All employees get 20 weeks of leave, and it can be taken in three blocks.")[1] == \
+        "It can be taken in three blocks."
+
+
+def test_contracted_pronoun_is_expanded_with_the_subject():
+    assert texts("Ledgerly Invest isn't part of that scheme; it's protected by another one.")[1] == \
+        "Ledgerly Invest is protected by another one."
+
+
+def test_no_ends_a_sentence_unless_a_number_follows():
+    assert texts("No. There are SDKs for Go.") == ["No.", "There are SDKs for Go."]
+    assert len(decompose("See clause No. 5 of the contract.")) == 1
+
+
+def test_interjections_and_greetings_are_dropped_from_claim_text():
+    assert texts("Yes, glasses are covered by the plan.") == ["Glasses are covered by the plan."]
+    assert texts("Hi Dana, employees accrue 25 days per year.") == ["Employees accrue 25 days per year."]
+
+
+def test_short_lead_in_before_a_colon_splits_off():
+    assert texts("Here's how it works: add-ons renew with your subscription.") == [
+        "Here's how it works.", "Add-ons renew with your subscription."]
+
+
+def test_otherwise_stays_with_its_condition():
+    answer = "Reply within 10 seconds; otherwise the delivery counts as failed."
+    assert texts(answer) == [answer]

@@ -38,3 +38,16 @@ def test_checkable_sentences_are_not_decorative(sentence):
 ])
 def test_severity(claim, expected):
     assert severity(claim) == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "Hiring managers have to sign off on the final offer.",
+    "It is available in the Pro and Enterprise plans.",
+    "Storage add-ons renew together with your subscription.",
+])
+def test_real_claims_that_look_like_templates_are_kept(sentence):
+    assert decorative_reason(sentence) is None
+
+
+def test_bare_answers_are_decorative():
+    assert decorative_reason("Yes.") == "bare_answer" and decorative_reason("No!") == "bare_answer"

@@ -1,0 +1,47 @@
+"""Sentence boundaries with character offsets, tolerant of abbreviations and UI labels."""
+
+from __future__ import annotations
+
+import re
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
+                  "St.", "approx.", "U.S.", "a.m.", "p.m.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.",
+                  "Nov.", "Dec.", "Fig.", "No.")
+_END = re.compile(r"[.!?]+[\"')\]”’]*(?:\s*\[[^\]]{1,40}\])*(?=\s+|$)")
+_NEXT_STARTS_SENTENCE = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9]")
+
+
+def _is_abbreviation(text: str, end: int) -> bool:
+    before = text[max(0, end - 8):end]
+    for a in _ABBREVIATIONS:
+        if before.endswith(a) and (end - len(a) == 0 or not text[end - len(a) - 1].isalpha()):
+            # "No." ends a sentence unless a number follows ("No. 5").
+            return not (a == "No." and not re.match(r"\s*\d", text[end:]))
+    return False
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in _END.finditer(text):
+        end = m.end()
+        if end < len(text):
+            if _is_abbreviation(text, end):
+                continue
+            # A boundary needs a capital, digit or quote next: "click Forgot password? on the page" is one.
+            if not _NEXT_STARTS_SENTENCE.match(text, end):
+                continue
+            if re.search(r"\d\.$", text[start:m.start() + 1]) and text[end:end + 2].strip()[:1].isdigit():
+                continue
+        spans.append((start, end))
+        start = end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return [strip_span(text, s, e) for s, e in spans if text[s:e].strip()]
+
+
+def strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
