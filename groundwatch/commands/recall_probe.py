@@ -1,0 +1,118 @@
+"""groundwatch recall-probe: recall@k and MRR of the retriever on a frozen labelled set."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from groundwatch.commands.common import fail, settings_from
+
+
+def register(sub) -> None:
+    p = sub.add_parser("recall-probe", help="replay a labelled probe set against the retriever: recall@k, MRR")
+    p.add_argument("--set", required=True, dest="probe_set",
+                   help="probes JSONL: {query, gold_passage_ids[, query_vector]}")
+    p.add_argument("--retriever", required=True, choices=["opensearch", "http"])
+    p.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
+    os_group = p.add_argument_group("--retriever opensearch")
+    os_group.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    os_group.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
+    os_group.add_argument("--index", help="passage index (or alias) to search")
+    os_group.add_argument("--mode", choices=["bm25", "knn", "hybrid"], default=None, help="default bm25")
+    os_group.add_argument("--field", default="text", help="text field for BM25 (default text)")
+    os_group.add_argument("--vector-field", default="embedding",
+                          help="knn_vector field holding all-MiniLM-L6-v2 embeddings (default embedding)")
+    os_group.add_argument("--id-field", default="_id", help="source field with the passage id (default: _id)")
+    http_group = p.add_argument_group("--retriever http")
+    http_group.add_argument("--url", help="endpoint taking POST {query, k}, answering {passage_ids: [...]}")
+    out = p.add_argument_group("output")
+    out.add_argument("--json", dest="json_out", help="write the figures and per-query rankings here")
+    out.add_argument("--pushgateway", help="push the gauges to this Pushgateway URL")
+    out.add_argument("--job", default="groundwatch-recall-probe", help="Pushgateway job name")
+    out.add_argument("--metrics-port", type=int, help="serve the gauges on this port until scraped once")
+    out.add_argument("--metrics-host", default="0.0.0.0")
+    out.add_argument("--serve-timeout", type=float, default=300.0, help="seconds to wait for that scrape")
+    p.set_defaults(func=run)
+
+
+def _ks(text: str) -> list[int]:
+    try:
+        ks = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise ValueError(f"--k must be comma-separated integers, got {text!r}") from None
+    if not ks or ks[0] < 1:
+        raise ValueError(f"--k needs positive integers, got {text!r}")
+    return ks
+
+
+def _lazy_embedder():
+    # Loading the model costs seconds; only k-NN probes without their own vector need it.
+    holder = {}
+
+    def embed(texts):
+        if "model" not in holder:
+            from scorers.retrieval import Embedder
+
+            holder["model"] = Embedder()
+        return holder["model"].encode(texts)
+
+    return embed
+
+
+def build_retriever(args):
+    """(retriever, description for the table and JSON); ValueError on bad arguments."""
+    from export.probe_retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN
+
+    if args.retriever == "http":
+        if not args.url:
+            raise ValueError("--retriever http needs --url")
+        if args.mode:
+            raise ValueError("--mode applies to --retriever opensearch; the HTTP endpoint ranks by itself")
+        return HttpRetriever(args.url), {"retriever": "http", "url": args.url}
+    if not args.index:
+        raise ValueError("--retriever opensearch needs --index")
+    from export.verdict_store import connect
+
+    section = settings_from(args).opensearch
+    if args.opensearch_url:
+        section = section.model_copy(update={"url": args.opensearch_url})
+    client = connect(section)
+    mode = args.mode or "bm25"
+    bm25 = OpenSearchBM25(client, args.index, args.field, args.id_field)
+    knn = OpenSearchKNN(client, args.index, args.vector_field, _lazy_embedder(), args.id_field)
+    retriever = {"bm25": bm25, "knn": knn, "hybrid": Hybrid([bm25, knn])}[mode]
+    return retriever, {"retriever": "opensearch", "index": args.index, "mode": mode}
+
+
+def run(args) -> int:
+    from export.probe_metrics import probe_registry, push, serve_until_scraped
+    from export.probe_retrievers import RetrieverError
+    from export.probe_set import load_probes  # its ProbeSetError is a ValueError
+    from export.recall_probe import run_probe
+
+    try:
+        ks = _ks(args.k)
+        probes = load_probes(args.probe_set)
+        retriever, description = build_retriever(args)
+    except (ValueError, OSError) as exc:
+        return fail(str(exc))
+    try:
+        result = run_probe(probes, retriever, ks, description)
+    except RetrieverError as exc:
+        return fail(f"retrieval failed: {exc}")
+    print(result.table())
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(result.to_dict(), f, indent=2)
+    registry = probe_registry(result)
+    if args.pushgateway:
+        try:
+            push(args.pushgateway, registry, args.job)
+        except OSError as exc:
+            return fail(f"push to {args.pushgateway} failed: {exc}")
+    if args.metrics_port is not None:
+        print(f"serving metrics on {args.metrics_host}:{args.metrics_port}/metrics until scraped once",
+              file=sys.stderr)
+        if not serve_until_scraped(registry, args.metrics_port, args.metrics_host, args.serve_timeout):
+            return fail(f"nothing scraped :{args.metrics_port}/metrics within {args.serve_timeout:.0f} s")
+    return 0

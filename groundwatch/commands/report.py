@@ -1,0 +1,87 @@
+"""groundwatch report: faithfulness, contradiction and unverifiable rates with 95% intervals."""
+
+from __future__ import annotations
+
+import json
+
+from groundwatch.commands.common import fail
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="faithfulness rates with intervals, as a table, JSON and an HTML report")
+    source = p.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
+    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
+    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
+    source.add_argument("--alias", help="default: opensearch.alias from the settings")
+    scope = p.add_argument_group("which verdicts")
+    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
+    scope.add_argument("--until", help="ISO time, exclusive")
+    scope.add_argument("--app")
+    # Not `model`: settings_from() reads args.model as the NLI model directory.
+    scope.add_argument("--model", dest="model_filter", help="the generating model (metadata.model)")
+    scope.add_argument("--tenant")
+    out = p.add_argument_group("output")
+    out.add_argument("--bucket", choices=["auto", "hour", "day"], default="auto",
+                     help="time buckets for the charts (auto: hours up to two days, else days)")
+    out.add_argument("--html", help="write the self-contained HTML report here")
+    out.add_argument("--json", dest="json_out", help="write the figures as JSON here")
+    p.set_defaults(func=run)
+
+
+def _filter(args):
+    from export.verdict_store import VerdictFilter, parse_time
+
+    return VerdictFilter(parse_time(args.since), parse_time(args.until), args.app, args.model_filter, args.tenant)
+
+
+def _records(args, f):
+    if args.verdicts:
+        with open(args.verdicts, encoding="utf-8") as handle:
+            return [json.loads(line) for line in handle if line.strip()]
+    from export.verdict_store import connect, search
+    from groundwatch.commands.trace import opensearch_settings
+
+    section = opensearch_settings(args)
+    return list(search(connect(section), section.alias, f))
+
+
+def table(report) -> str:
+    from export.html_report import TITLES
+
+    rows = [f"{report.responses} responses; claims: " + ", ".join(f"{v} {n}" for v, n in report.counts.items())]
+    width = max(len(t) for t in TITLES.values())
+    for name, rate in report.rates.items():
+        if rate.estimate is None:
+            rows.append(f"{TITLES[name]:<{width}}  -")
+            continue
+        extra = ""
+        if rate.rho is not None:
+            extra = f"  (rho {rate.rho:.3f}, DEFF {rate.deff:.2f}, n_eff {rate.n_effective:.1f})"
+        rows.append(f"{TITLES[name]:<{width}}  {100 * rate.estimate:5.1f}%  95% CI {100 * rate.low:5.1f}% - "
+                    f"{100 * rate.high:5.1f}%  [{rate.successes}/{rate.n}]{extra}")
+    return "\n".join(rows)
+
+
+def run(args) -> int:
+    from export.html_report import render_html
+    from export.report_data import build_report
+    from export.verdict_store import VerdictStoreError
+
+    try:
+        f = _filter(args)
+    except ValueError as exc:
+        return fail(f"--since/--until: {exc}")
+    try:
+        records = _records(args, f)
+    except (OSError, json.JSONDecodeError, VerdictStoreError) as exc:
+        return fail(str(exc))
+    report = build_report(records, f, args.bucket)
+    print(table(report))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as handle:
+            json.dump(report.to_dict(), handle, indent=2)
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as handle:
+            handle.write(render_html(report))
+    return 0 if report.responses else fail("no verdicts matched")

@@ -1,0 +1,77 @@
+"""`groundwatch trace` finds a verdict through the alias, whatever index it landed in."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from opensearchpy import OpenSearch
+
+from groundwatch.cli import main
+from infra.server import free_port
+from tests.integration.verdict_factory import response_verdict, verdict_dict
+
+pytestmark = pytest.mark.integration
+
+
+def _store(url: str) -> str:
+    client = OpenSearch(hosts=[url])
+    alias = f"gw-trace-{uuid.uuid4().hex[:8]}"
+    old = verdict_dict("Req-42", ["SUPPORTED", "NOT_ENOUGH_INFO"], timestamp="2025-01-03T10:00:00+00:00",
+                       scored_at="2025-01-03T10:00:05+00:00", scorer_version="0.9.0")
+    new = verdict_dict("Req-42", ["SUPPORTED", "CONTRADICTED"], timestamp="2025-01-03T10:00:00+00:00",
+                       scored_at="2025-04-20T08:00:00+00:00", scorer_version="1.1.0",
+                       evidence_ids=["kb-ok", "kb-billing-03"])
+    neighbour = verdict_dict("Req-421", ["SUPPORTED"], timestamp="2025-01-03T10:00:00+00:00")
+    # Scored months apart, so the versions sit in different monthly indices.
+    for index, doc in ((f"{alias}-2025.01", old), (f"{alias}-2025.04", new), (f"{alias}-2025.01", neighbour)):
+        client.index(index=index, id=f"{doc['request_id']}:{doc['scorer_version']}", body=doc)
+        client.indices.put_alias(index=index, name=alias)
+    client.indices.refresh(index=f"{alias}-*")
+    return alias
+
+
+def test_trace_shows_the_newest_version_and_lists_the_others(opensearch_url: str, capsys) -> None:
+    alias = _store(opensearch_url)
+
+    assert main(["trace", "Req-42", "--opensearch-url", opensearch_url, "--alias", alias]) == 0
+    out = capsys.readouterr().out
+    head, _, older = out.partition("also stored, older scorer versions (1):")
+    assert head.startswith("request Req-42  (scorer 1.1.0")
+    assert "CONTRADICTED" in head and "[kb-billing-03]" in head
+    assert "scorer 0.9.0" in older and "2025-01-03T10:00:05" in older
+    assert "Req-421" not in out
+
+
+def test_trace_reports_a_missing_request(opensearch_url: str, capsys) -> None:
+    alias = _store(opensearch_url)
+    assert main(["trace", "Req-4", "--opensearch-url", opensearch_url, "--alias", alias]) == 2
+    assert "no verdict for request_id 'Req-4'" in capsys.readouterr().err
+
+
+def test_trace_reports_a_missing_alias_and_an_unreachable_server(opensearch_url: str, capsys) -> None:
+    assert main(["trace", "Req-42", "--opensearch-url", opensearch_url, "--alias", "gw-no-such-alias"]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["trace", "Req-42", "--opensearch-url", f"http://127.0.0.1:{free_port()}"]) == 2
+    assert "OpenSearch unreachable" in capsys.readouterr().err
+
+
+def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
+    from export.opensearch_sink import OpenSearchSink
+    from groundwatch.settings import OpenSearchSettings
+
+    name = f"gw-sink-trace-{uuid.uuid4().hex[:8]}"
+    sink = OpenSearchSink(OpenSearchSettings(url=opensearch_url, alias=name, index_prefix=name,
+                                             number_of_replicas=0))
+    sink.write([response_verdict("Req-7", ["NOT_ENOUGH_INFO"], timestamp="2024-11-02T08:00:00Z",
+                                 scored_at="2024-11-02T08:00:01+00:00", scorer_version="0.9.0"),
+                response_verdict("Req-8", ["SUPPORTED"], timestamp="2025-03-02T08:00:00Z")])
+    sink.write([response_verdict("Req-7", ["SUPPORTED"], timestamp="2024-11-02T08:00:00Z",
+                                 scored_at="2025-05-01T00:00:00+00:00", scorer_version="1.1.0")])
+    OpenSearch(hosts=[opensearch_url]).indices.refresh(index=f"{name}-*")
+
+    assert main(["trace", "Req-7", "--opensearch-url", opensearch_url, "--alias", name]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("request Req-7  (scorer 1.1.0") and "scorer 0.9.0" in out
+    assert [d["scorer_version"] for d in sink.search_by_request_id("Req-7")] == ["1.1.0", "0.9.0"]
+    sink.close()
