@@ -1,16 +1,28 @@
 """Retrieved-context conflicts: chunks of one response that contradict each other.
 
-Bounded: only the top single chunks a claim's evidence ranking brought
-together (at most `per_claim` of them), from different passages, checked
-with NLI in both directions (chunk A vs. the most claim-relevant sentence of
-B, and the reverse). Pairs repeated across claims are scored once (cache).
+Two signals, both bounded per response:
+- value mismatch, model-free and run first: sentences of a claim's top single
+  chunks (all top_k), from different passages, giving the same entity and
+  attribute a different number or date ("Refunds ... within 30 days" vs
+  "... within 14 days"). A mismatch flags the response by itself.
+- NLI both ways on the top `per_claim` single chunks from different passages:
+  chunk A vs the most claim-relevant sentence of B, and the reverse; for a
+  mismatched pair, the two mismatched sentences, so the score is on record.
+At most `max_pairs` chunk pairs per response reach the model, mismatches
+first. A chunk pair repeated across claims is submitted once, and the
+PairScorer's cache answers pairs that earlier responses already scored.
+Each conflict keeps the claim<->chunk similarity statistics of its claim
+(top, mean, variance), so a conflict between barely relevant chunks shows.
 """
 
 from __future__ import annotations
 
+import statistics
 from concurrent.futures import Future
+from dataclasses import dataclass
 from itertools import combinations
 
+from scorers.audit.facts import Fact, disagree, text_facts
 from scorers.claims import sentence_spans
 from scorers.chunking import Chunk
 from scorers.nli.pair_scorer import PairScorer
@@ -26,34 +38,87 @@ def focus_sentence(chunk: Chunk, claim: str) -> str:
     return max(sentences, key=lambda s: len(words & content_words(s)))
 
 
+def similarity_stats(similarities: list[float]) -> dict[str, float | None]:
+    """top / mean / variance of claim<->chunk cosines; None when the ranking had no embeddings (all 0)."""
+    if not similarities or not any(similarities):
+        return {"top": None, "mean": None, "variance": None, "n": len(similarities)}
+    return {"top": round(max(similarities), 4), "mean": round(statistics.fmean(similarities), 4),
+            "variance": round(statistics.pvariance(similarities), 6), "n": len(similarities)}
+
+
+def value_mismatch(a: Chunk, b: Chunk) -> tuple[str, Fact, str, Fact] | None:
+    """The first (sentence of a, fact, sentence of b, fact) whose values disagree."""
+    for sa, fa in text_facts(a.text):
+        for sb, fb in text_facts(b.text):
+            if disagree(fa, fb):
+                return sa, fa, sb, fb
+    return None
+
+
+@dataclass
+class _Job:
+    claim_index: int
+    a: Chunk
+    b: Chunk
+    sentences: tuple[str, str]
+    mismatch: tuple[Fact, Fact] | None
+    similarities: list[float]
+    stats: dict
+    futures: list[Future]
+
+
 class ConflictFinder:
-    def __init__(self, pairs: PairScorer, thresholds: Thresholds, per_claim: int = 3):
+    def __init__(self, pairs: PairScorer, thresholds: Thresholds, per_claim: int = 3, max_pairs: int = 12):
         self.pairs = pairs
         self.thresholds = thresholds
         self.per_claim = per_claim
+        self.max_pairs = max_pairs
 
-    def submit(self, claims) -> list[tuple[int, Chunk, Chunk, str, str, list[Future]]]:
-        jobs, seen = [], set()
+    def _plan(self, claims) -> list[tuple]:
+        """(claim, a, b, sentences, mismatch) per chunk pair to check: mismatches first, then top chunks."""
+        mismatched, nli_only = [], []
         for c in claims:
-            singles = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"][: self.per_claim]
+            singles = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"]
             for a, b in combinations(singles, 2):
                 if a.passage_id == b.passage_id:
                     continue
-                key = tuple(sorted(((a.passage_id, a.start), (b.passage_id, b.start))))
-                if key in seen:
-                    continue
+                found = value_mismatch(a, b)
+                if found:
+                    sa, fa, sb, fb = found
+                    mismatched.append((c, a, b, (sa, sb), (fa, fb)))
+            for a, b in combinations(singles[: self.per_claim], 2):
+                if a.passage_id != b.passage_id:
+                    nli_only.append((c, a, b, (focus_sentence(a, c.claim.text), focus_sentence(b, c.claim.text)),
+                                     None))
+        plan, seen = [], set()
+        for item in mismatched + nli_only:
+            _, a, b, _, _ = item
+            key = tuple(sorted(((a.passage_id, a.start), (b.passage_id, b.start))))
+            if key not in seen and len(plan) < self.max_pairs:
                 seen.add(key)
-                sa, sb = focus_sentence(a, c.claim.text), focus_sentence(b, c.claim.text)
-                futures = self.pairs.submit([(a.text, sb), (b.text, sa)])
-                jobs.append((c.index, a, b, sa, sb, futures))
+                plan.append(item)
+        return plan
+
+    def submit(self, claims) -> list[_Job]:
+        jobs = []
+        for c, a, b, (sa, sb), mismatch in self._plan(claims):
+            chunk_sims = {cand.chunks[0]: cand.retrieval_score for cand in c.candidates if cand.kind == "chunk"}
+            premise_hypotheses = [(sa, sb), (sb, sa)] if mismatch else [(a.text, sb), (b.text, sa)]
+            jobs.append(_Job(c.index, a, b, (sa, sb), mismatch, [round(chunk_sims[a], 4), round(chunk_sims[b], 4)],
+                             similarity_stats(list(chunk_sims.values())), self.pairs.submit(premise_hypotheses)))
         return jobs
 
-    def collect(self, jobs) -> list[ContextConflict]:
+    def collect(self, jobs: list[_Job]) -> list[ContextConflict]:
         out = []
         tau = self.thresholds.tau_contradiction
-        for claim_index, a, b, sa, sb, futures in jobs:
-            forward, backward = (f.result() for f in futures)
-            score = max(forward.contradiction, backward.contradiction)
-            if score >= tau:
-                out.append(ContextConflict([a.passage_id, b.passage_id], [sa, sb], round(score, 4), claim_index))
+        for job in jobs:
+            forward, backward = (f.result() for f in job.futures)
+            score = round(max(forward.contradiction, backward.contradiction), 4)
+            signals = (["value_mismatch"] if job.mismatch else []) + (["nli"] if score >= tau else [])
+            if not signals:
+                continue
+            key = job.mismatch[0].key if job.mismatch else None
+            values = [f.value.text for f in job.mismatch] if job.mismatch else []
+            out.append(ContextConflict([job.a.passage_id, job.b.passage_id], list(job.sentences), score,
+                                       job.claim_index, signals, key, values, job.similarities, job.stats))
         return out

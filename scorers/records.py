@@ -65,8 +65,14 @@ class ContextConflict:
 
     passage_ids: list[str]
     sentences: list[str]
-    contradiction: float
+    contradiction: float  # NLI, the higher of the two directions
     claim_index: int
+    signals: list[str] = field(default_factory=lambda: ["nli"])  # "value_mismatch" and/or "nli"
+    key: str | None = None         # entity | attribute the values disagree on (value mismatch)
+    values: list[str] = field(default_factory=list)  # the two values as written
+    similarities: list[float] = field(default_factory=list)  # claim<->chunk cosine of each chunk
+    # top / mean / variance / n of the claim<->chunk cosines over the claim's chunks (None without embeddings)
+    claim_similarity: dict[str, float | None] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,78 @@
+"""groundwatch audit-corpus: conflicts, superseded versions and quality problems in a document corpus."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+
+
+def register(sub) -> None:
+    p = sub.add_parser("audit-corpus", help="audit a document corpus for conflicts, old versions and damage")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input", help="documents JSONL: doc_id, title, text, optional updated_at and source")
+    source.add_argument("--opensearch-url", help="read the documents from this OpenSearch server instead")
+    p.add_argument("--index", help="OpenSearch index holding the documents (with --opensearch-url)")
+    p.add_argument("--output", help="write the report as JSON here")
+    p.add_argument("--html", help="write the report as a self-contained HTML page here")
+    p.add_argument("--weights", help="score weights, e.g. intra=0.5,inter=0.5 (the default)")
+    p.add_argument("--no-nli", action="store_true", help="model-free checks only (value mismatches, versions, quality)")
+    p.add_argument("--no-progress", action="store_true")
+    add_settings_args(p)
+    p.set_defaults(func=run)
+
+
+def _documents(args, settings):
+    from scorers.audit.documents import read_jsonl, read_opensearch
+
+    if args.input:
+        return read_jsonl(args.input)
+    from opensearchpy import OpenSearch
+
+    os_settings = settings.opensearch
+    auth = (os_settings.username, os_settings.password.get_secret_value()) if os_settings.username and \
+        os_settings.password else None
+    client = OpenSearch(hosts=[args.opensearch_url], http_auth=auth, verify_certs=os_settings.verify_certs,
+                        ca_certs=os_settings.ca_certs, timeout=os_settings.timeout_s)
+    return read_opensearch(client, args.index)
+
+
+def run(args) -> int:
+    from scorers.audit.audit import AuditConfig, audit_corpus
+    from scorers.audit.documents import CorpusError
+    from scorers.audit.html import render_html
+    from scorers.audit.report import to_dict, to_text
+    from scorers.audit.score import parse_weights
+    from scorers.errors import ModelLoadError
+
+    if args.opensearch_url and not args.index:
+        return fail("--opensearch-url needs --index")
+    try:
+        weights = parse_weights(args.weights)
+    except ValueError as exc:
+        return fail(str(exc))
+    settings = settings_from(args)
+    scorer = None
+    if not args.no_nli:
+        try:
+            scorer = build_scorer(settings)
+        except ModelLoadError as exc:
+            return fail(f"{exc} (or run with --no-nli for the model-free checks)")
+    try:
+        report = audit_corpus(_documents(args, settings), scorer,
+                              AuditConfig(weights=weights, progress=not args.no_progress))
+    except (CorpusError, OSError) as exc:
+        return fail(str(exc))
+    finally:
+        if scorer is not None:
+            scorer.close()
+    data = to_dict(report)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(render_html(data))
+    print(to_text(data), file=sys.stdout)
+    return 0

@@ -1,0 +1,70 @@
+"""The full audit with the shipped NLI model: contradictions in other words, and no false alarms.
+
+Skipped only while scorers/models/nli-minilm-int8/model.onnx is absent.
+"""
+
+import pytest
+
+from scorers.audit.audit import AuditConfig, audit_corpus
+from scorers.config import ScorerConfig
+from scorers.pipeline import Scorer
+from tests.unit.audit_truth import SHIPPED, documents, matching_conflict, truth
+
+pytestmark = pytest.mark.skipif(not (SHIPPED / "model.onnx").exists(),
+                                reason=f"shipped NLI model not present yet ({SHIPPED}/model.onnx)")
+
+
+@pytest.fixture(scope="module")
+def audit():
+    scorer = Scorer.from_config(ScorerConfig())
+    cache = {}
+
+    def run(name):
+        if name not in cache:
+            cache[name] = audit_corpus(documents(name), scorer, AuditConfig(progress=False))
+        return cache[name]
+
+    yield run
+    scorer.close()
+
+
+def test_clean_corpus_has_no_conflicts(audit):
+    report = audit("clean")
+    assert report.corpus["nli_pairs_scored"] > 0
+    assert report.conflicts == [] and report.internal_contradictions == []
+    assert report.score.score == 1.0
+
+
+def test_degraded_corpus_has_no_conflicts(audit):
+    report = audit("degraded")
+    assert report.conflicts == [] and report.internal_contradictions == []
+
+
+@pytest.mark.parametrize("corpus", ["conflicts", "mixed"])
+def test_every_injected_conflict_is_found_with_provenance(audit, corpus):
+    report = audit(corpus)
+    for item in truth(corpus)["conflicts"]:
+        conflict = matching_conflict(report.conflicts, item)
+        assert conflict is not None, item["id"]
+        assert item["signal"] in conflict.signals, item["id"]
+        assert set(item["doc_ids"]) <= set(conflict.doc_ids)
+
+
+@pytest.mark.parametrize("corpus", ["conflicts", "mixed"])
+def test_nothing_but_the_injected_conflicts(audit, corpus):
+    report = audit(corpus)
+    matched = {id(matching_conflict(report.conflicts, item)) for item in truth(corpus)["conflicts"]}
+    extra = [c.statements for c in report.conflicts if id(c) not in matched]
+    assert extra == []
+    assert report.internal_contradictions == []
+
+
+def test_nli_confirms_value_mismatches(audit):
+    report = audit("conflicts")
+    item = next(c for c in truth("conflicts")["conflicts"] if c["id"] == "refund-window")
+    conflict = matching_conflict(report.conflicts, item)
+    assert all(p["contradiction"] is not None for p in conflict.pairs)
+
+
+def test_score_orders_clean_above_mixed(audit):
+    assert audit("clean").score.score > audit("mixed").score.score
