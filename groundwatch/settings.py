@@ -40,6 +40,7 @@ class KafkaSettings(_Section):
     ssl_certificate_location: str | None = None
     ssl_key_location: str | None = None
     ssl_key_password: SecretStr | None = None
+    produce_timeout_s: float = 30.0  # dead letters and alerts: delivery must be confirmed within this
 
     def client_config(self) -> dict[str, Any]:
         """librdkafka properties shared by consumer and producers."""
@@ -68,6 +69,8 @@ class OpenSearchSettings(_Section):
     verify_certs: bool = True
     ca_certs: str | None = None
     timeout_s: float = 10.0
+    number_of_shards: int = Field(1, ge=1)    # of each time-based index (index template)
+    number_of_replicas: int = Field(1, ge=0)
 
 
 class AlertSettings(_Section):

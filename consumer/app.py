@@ -1,0 +1,305 @@
+"""The streaming job: poll -> decode -> score -> sink -> commit, one batch in flight.
+
+Delivery is at-least-once. Offsets are stored and committed only after the
+dead letters were acknowledged and every sink stored every document of the
+batch. While a sink fails, the assigned partitions are paused and the same
+batch is retried with capped backoff; polling goes on (paused) so the group
+keeps this member. Rebalance: on revoke, finish the batch if the sinks
+allow and commit it; on lost, drop it uncommitted. stop() (SIGTERM) ends
+polling, finishes the batch, commits and closes within shutdown_timeout_s.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Sequence
+
+import structlog
+from confluent_kafka import KafkaException, TopicPartition
+
+from consumer.backoff import Backoff
+from consumer.batch import Batch
+from consumer.dead_letters import DeadLetter, DeadLetterWriter
+from consumer.decode import Limits
+from consumer.offsets import store_and_commit
+from consumer.prepare import message_context, prepare
+from export.base import Sink, SinkError
+from export.metrics import Metrics
+from export.metrics_server import Health
+from groundwatch.logs import get_logger
+from groundwatch.settings import Settings
+
+log = get_logger(__name__)
+
+LAG_INTERVAL_S = 15.0
+
+
+def _names(partitions) -> list[str]:
+    return [f"{tp.topic}[{tp.partition}]" for tp in partitions]
+
+
+class StreamApp:
+    def __init__(self, settings: Settings, consumer, scorer, dead_letters: DeadLetterWriter,
+                 sinks: Sequence[Sink], metrics: Metrics, health: Health,
+                 on_batch_done: Callable[[Batch], None] | None = None):
+        self.settings = settings
+        self.consumer = consumer
+        self.scorer = scorer
+        self.dead_letters = dead_letters
+        self.opensearch, *self.others = sinks  # the first sink is the store; alerts come after it
+        self.metrics = metrics
+        self.health = health
+        self.on_batch_done = on_batch_done or (lambda batch: None)
+        self.batch_size = min(settings.kafka.batch_size, settings.consumer.max_inflight_responses)
+        self.limits = Limits(settings.scorer.max_record_bytes, settings.scorer.max_passages)
+        self._backoff = Backoff(settings.consumer.sink_retry_initial_s, settings.consumer.sink_retry_max_s)
+        self._stop = threading.Event()
+        self._deadline: float | None = None
+        self._inflight: Batch | None = None
+        self._paused = False
+        self._batches = 0
+        self._next_lag = 0.0
+        self._assigned: frozenset[tuple[str, int]] = frozenset()
+
+    @property
+    def assigned(self) -> frozenset[tuple[str, int]]:
+        """(topic, partition) owned now; safe to read from other threads (the Kafka client is not)."""
+        return self._assigned
+
+    # -- control --------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask the loop to finish its batch, commit and close (safe from a signal handler)."""
+        if not self._stop.is_set():
+            self._deadline = time.monotonic() + self.settings.consumer.shutdown_timeout_s
+            self.health.stopping = True
+            self._stop.set()
+
+    def run(self, idle_exit_s: float | None = None) -> int:
+        """Consume until stop(); 0 when every polled batch was committed, 1 when one was left unwritten."""
+        topic = self.settings.kafka.input_topic
+        self.consumer.subscribe([topic], on_assign=self._on_assign, on_revoke=self._on_revoke,
+                                on_lost=self._on_lost)
+        log.info("consumer_started", topic=topic, group=self.settings.kafka.group_id, batch_size=self.batch_size)
+        clean, idle_since = True, time.monotonic()
+        try:
+            while not self._stop.is_set():
+                messages = self._usable(self.consumer.consume(self.batch_size, self.settings.kafka.poll_timeout_s))
+                self._report_lag()
+                if messages:
+                    clean = self._process(messages) and clean
+                    idle_since = time.monotonic()
+                elif idle_exit_s is not None and self.health.assigned and time.monotonic() - idle_since > idle_exit_s:
+                    log.info("consumer_idle_exit", idle_s=idle_exit_s)
+                    break
+        except Exception:
+            log.exception("consumer_failed", batch=self._batches)  # uncommitted: the next run replays it
+            raise
+        finally:
+            self._inflight = None  # an unfinished batch must not be written by the revoke in close()
+            self.health.stopping = True
+            self.consumer.close()
+            log.info("consumer_closed", batches=self._batches, clean=clean)
+        return 0 if clean else 1
+
+    # -- one batch ------------------------------------------------------------
+
+    def _process(self, messages: list) -> bool:
+        self._batches += 1
+        batch = Batch(messages, number=self._batches)
+        self._inflight = batch
+        self.metrics.set_inflight(len(batch))
+        with structlog.contextvars.bound_contextvars(batch=batch.number):
+            prepare(batch, self.scorer, self.limits, self.metrics)
+            done = self._deliver_with_retry(batch)
+            if done and not batch.committed:
+                self._commit(batch)
+            self._resume()
+        self._inflight = None
+        self.metrics.set_inflight(0)
+        if done:
+            self.on_batch_done(batch)
+        return done or not batch.messages  # a batch emptied by a rebalance lost nothing
+
+    def _deliver(self, batch: Batch) -> None:
+        """Each write once; raises SinkError at the first that fails (done ones are remembered)."""
+        if batch.pending:
+            self.dead_letters.send(batch.pending)
+            for letter in batch.pending:
+                self.metrics.dead_letter(letter.stage, letter.reason)
+                with structlog.contextvars.bound_contextvars(**message_context(letter.message)):
+                    log.warning("dead_lettered", stage=letter.stage, reason=letter.reason,
+                                error_class=letter.error_class)
+            batch.pending = []
+        if not batch.indexed:
+            self._write_store(batch)
+            batch.indexed = True
+            if batch.pending:  # documents the store refused for good
+                return self._deliver(batch)
+        if not batch.alerted:
+            for sink in self.others:
+                sink.write(batch.verdicts)
+            batch.alerted = True
+
+    def _write_store(self, batch: Batch) -> None:
+        start = time.perf_counter()
+        try:
+            self.opensearch.write(batch.verdicts)
+        except SinkError as exc:
+            if not exc.permanent:
+                raise
+            # Refused whatever happens (e.g. a mapping conflict): dead-letter those, keep the rest.
+            self.metrics.sink_failure(exc.sink, exc.reason)
+            refused = {f.doc_id: f for f in exc.failures}
+            letters = []
+            for s in batch.scored:
+                failure = refused.get(s.verdict.doc_id)
+                if failure:
+                    letters.append(DeadLetter(s.message, "sink", "DocumentRejected",
+                                              f"{failure.status} {failure.error_type}: {failure.reason}",
+                                              "rejected"))
+            log.error("documents_rejected", sink=exc.sink, count=len(letters))
+            batch.add_dead_letters(letters)
+        self.metrics.observe_stage("sink", time.perf_counter() - start)
+
+    def _deliver_with_retry(self, batch: Batch) -> bool:
+        self._backoff.reset()
+        while True:
+            try:
+                self._deliver(batch)
+                return True
+            except SinkError as exc:
+                self.metrics.sink_failure(exc.sink, exc.reason)
+                if self._past_deadline():
+                    log.error("shutdown_leaves_batch_unwritten", sink=exc.sink, responses=len(batch))
+                    return False
+                delay = self._backoff.next()
+                if self._deadline is not None:
+                    delay = min(delay, max(0.0, self._deadline - time.monotonic()))
+                log.warning("sink_failed", sink=exc.sink, reason=exc.reason, error=str(exc),
+                            responses=len(batch), retry_in_s=round(delay, 2))
+                self._pause()
+                self._wait(delay)
+                if batch.committed:  # a revoke during the wait finished it
+                    return True
+                if not batch.messages:  # every partition of it went to another member
+                    return False
+
+    def _commit(self, batch: Batch) -> None:
+        offsets = batch.offsets()
+        try:
+            store_and_commit(self.consumer, offsets)
+            log.info("batch_committed", responses=len(batch), indexed=len(batch.scored),
+                     dead_letters=len(batch.dead), offsets={f"{tp.topic}[{tp.partition}]": tp.offset for tp in offsets})
+        except KafkaException as exc:
+            # Written but not committed: a replay rewrites the same ids, nothing is lost.
+            error = exc.args[0]
+            self.metrics.sink_failure("kafka_commit", error.name().strip("_").lower())
+            log.warning("commit_failed", error=error.str())
+        batch.committed = True
+
+    # -- backpressure ---------------------------------------------------------
+
+    def _pause(self) -> None:
+        assigned = self.consumer.assignment()
+        if assigned:
+            self.consumer.pause(assigned)
+            if not self._paused:
+                log.info("partitions_paused", partitions=_names(assigned))
+        self._paused = True
+
+    def _resume(self) -> None:
+        if not self._paused:
+            return
+        assigned = self.consumer.assignment()
+        if assigned:
+            self.consumer.resume(assigned)
+            log.info("partitions_resumed", partitions=_names(assigned))
+        self._paused = False
+
+    def _wait(self, seconds: float) -> None:
+        """Sleep by polling with every partition paused; serves heartbeats and rebalances."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            self._pause()  # a rebalance may have brought new partitions, unpaused
+            stray = self._usable(self.consumer.consume(self.batch_size, min(left, 0.5)))
+            if stray:  # fetched before the pause took effect: read them again later
+                first: dict[tuple[str, int], int] = {}
+                for m in stray:
+                    key = (m.topic(), m.partition())
+                    first[key] = min(first.get(key, m.offset()), m.offset())
+                for (topic, partition), offset in first.items():
+                    self.consumer.seek(TopicPartition(topic, partition, offset))
+                log.info("rewound_while_paused", messages=len(stray))
+
+    def _past_deadline(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
+
+    # -- group membership -----------------------------------------------------
+
+    def _on_assign(self, consumer, partitions) -> None:
+        self._assigned = self._assigned | {(tp.topic, tp.partition) for tp in partitions}
+        self.health.assigned = True
+        log.info("partitions_assigned", partitions=_names(partitions))
+
+    def _on_revoke(self, consumer, partitions) -> None:
+        revoked = {(tp.topic, tp.partition) for tp in partitions}
+        batch = self._inflight
+        if batch is not None and batch.prepared and not batch.committed and batch.partitions() & revoked:
+            try:
+                self._deliver(batch)
+            except SinkError as exc:
+                self.metrics.sink_failure(exc.sink, exc.reason)
+                log.warning("revoke_drops_unwritten", sink=exc.sink, partitions=_names(partitions))
+                batch.drop(revoked)
+            if batch.delivered and batch.messages:
+                self._commit(batch)
+        self._release(partitions)
+        self._assigned = self._assigned - revoked
+        log.info("partitions_revoked", partitions=_names(partitions))
+
+    def _on_lost(self, consumer, partitions) -> None:
+        lost = {(tp.topic, tp.partition) for tp in partitions}
+        if self._inflight is not None:
+            self._inflight.drop(lost)
+        self._release(partitions)
+        self._assigned = self._assigned - lost
+        log.warning("partitions_lost", partitions=_names(partitions))
+
+    def _release(self, partitions) -> None:
+        # librdkafka keeps a partition's pause across unassign/assign: a partition paused
+        # now would come back paused at the next assignment and never be read.
+        try:
+            self.consumer.resume(partitions)
+        except KafkaException as exc:
+            log.warning("resume_failed", error=exc.args[0].str(), partitions=_names(partitions))
+        for tp in partitions:
+            self.metrics.forget_lag(tp.topic, tp.partition)
+
+    # -- helpers --------------------------------------------------------------
+
+    def _usable(self, messages: list) -> list:
+        out = []
+        for msg in messages or ():
+            error = msg.error()
+            if error is None:
+                out.append(msg)
+            elif error.fatal():
+                raise KafkaException(error)
+            else:
+                log.warning("kafka_error", code=error.name(), error=error.str())
+        return out
+
+    def _report_lag(self) -> None:
+        now = time.monotonic()
+        if now < self._next_lag:
+            return
+        self._next_lag = now + LAG_INTERVAL_S
+        try:
+            for tp in self.consumer.position(self.consumer.assignment()):
+                if tp.offset >= 0:
+                    _, high = self.consumer.get_watermark_offsets(tp, timeout=1.0, cached=False)
+                    self.metrics.set_lag(tp.topic, tp.partition, max(0, high - tp.offset))
+        except KafkaException as exc:
+            log.debug("lag_unavailable", error=str(exc))

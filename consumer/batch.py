@@ -1,0 +1,66 @@
+"""The one batch in flight: its messages, what became of each, and which writes are done.
+
+Steps done are remembered so a retry repeats only what failed (a retried
+OpenSearch write does not send the alerts a second time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from confluent_kafka import TopicPartition
+
+from consumer.dead_letters import DeadLetter
+from consumer.offsets import next_offsets
+from scorers.records import ResponseVerdict
+
+
+@dataclass
+class Scored:
+    message: object  # confluent_kafka.Message
+    verdict: ResponseVerdict
+
+
+@dataclass
+class Batch:
+    messages: list
+    number: int = 0
+    scored: list[Scored] = field(default_factory=list)
+    dead: list[DeadLetter] = field(default_factory=list)     # every dead letter of the batch
+    pending: list[DeadLetter] = field(default_factory=list)  # those not yet acknowledged
+    prepared: bool = False  # decoded and scored: only then may it be written and committed
+    indexed: bool = False
+    alerted: bool = False
+    committed: bool = False
+
+    @property
+    def delivered(self) -> bool:
+        return self.prepared and not self.pending and self.indexed and self.alerted
+
+    @property
+    def verdicts(self) -> list[ResponseVerdict]:
+        return [s.verdict for s in self.scored]
+
+    def partitions(self) -> set[tuple[str, int]]:
+        return {(m.topic(), m.partition()) for m in self.messages}
+
+    def offsets(self) -> list[TopicPartition]:
+        return next_offsets(self.messages)
+
+    def add_dead_letters(self, letters: list[DeadLetter]) -> None:
+        """Dead letters for messages of this batch; a scored message among them is no longer written."""
+        gone = {id(d.message) for d in letters}
+        self.scored = [s for s in self.scored if id(s.message) not in gone]
+        self.dead.extend(letters)
+        self.pending.extend(letters)
+
+    def drop(self, partitions: set[tuple[str, int]]) -> None:
+        """Forget the messages of partitions this consumer no longer owns (revoked or lost)."""
+        keep = lambda m: (m.topic(), m.partition()) not in partitions  # noqa: E731
+        self.messages = [m for m in self.messages if keep(m)]
+        self.scored = [s for s in self.scored if keep(s.message)]
+        self.dead = [d for d in self.dead if keep(d.message)]
+        self.pending = [d for d in self.pending if keep(d.message)]
+
+    def __len__(self) -> int:
+        return len(self.messages)

@@ -1,0 +1,73 @@
+"""Builds the streaming job from settings: Kafka clients, sinks, metrics and the app."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+
+from consumer.app import StreamApp
+from consumer.dead_letters import DeadLetterWriter
+from export.alerts import AlertSink, Webhook
+from export.delivery import producer_config
+from export.metrics import Metrics
+from export.metrics_server import Health
+from export.opensearch_sink import OpenSearchSink
+from groundwatch.logs import get_logger
+from groundwatch.settings import Settings
+
+log = get_logger(__name__)
+
+
+def consumer_config(settings: Settings) -> dict:
+    k = settings.kafka
+    return {
+        **k.client_config(),
+        "group.id": k.group_id,
+        "client.id": f"groundwatch-{socket.gethostname()}",
+        "enable.auto.commit": False,
+        "enable.auto.offset.store": False,  # stored only after the sinks confirmed the batch
+        "auto.offset.reset": k.auto_offset_reset,
+        "session.timeout.ms": k.session_timeout_ms,
+        "max.poll.interval.ms": k.max_poll_interval_ms,
+        "error_cb": _kafka_error,
+    }
+
+
+def _kafka_error(error) -> None:
+    log.warning("kafka_client_error", code=error.name(), error=error.str())
+
+
+@dataclass
+class Job:
+    """The app and what it owns; close() after run() returned."""
+
+    app: StreamApp
+    producer: object
+    sinks: list
+
+    def close(self) -> None:
+        for sink in self.sinks:
+            try:
+                sink.close()
+            except Exception as exc:  # noqa: BLE001 - closing the rest matters more
+                log.warning("sink_close_failed", sink=sink.name, error=type(exc).__name__)
+        self.producer.flush(5)
+
+
+def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_batch_done=None) -> Job:
+    from confluent_kafka import Consumer, Producer
+
+    k = settings.kafka
+    producer = Producer(producer_config(k.client_config(), k.produce_timeout_s))
+    sinks = [OpenSearchSink(settings.opensearch)]
+    if settings.alerts.enabled:
+        a = settings.alerts
+        webhook = None
+        if a.webhook_url:
+            webhook = Webhook(a.webhook_url, a.webhook_token.get_secret_value() if a.webhook_token else None)
+        sinks.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
+                               on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
+    dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s)
+    app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
+                    on_batch_done=on_batch_done)
+    return Job(app, producer, sinks)

@@ -1,0 +1,1 @@
+"""Export stage: OpenSearch, alerts, Prometheus metrics."""

@@ -1,0 +1,133 @@
+"""Prometheus metrics of the streaming job, in a registry of their own.
+
+Names come from export/metric_names.py (the dashboard and alert rules use
+them). Labels carry small fixed vocabularies only: never ids, offsets or text.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from scorers.records import ResponseVerdict, Verdict
+
+STAGES = ("decode", "claims", "evidence", "inference", "sink")
+# decode/claims/evidence are per response (sub-millisecond to tens of ms); inference is one
+# scorer call for a whole batch and sink one bulk write (tens of ms to tens of seconds).
+STAGE_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                 10.0, 30.0, 60.0)
+# Pairs per NLI model batch; the batcher caps it at scorer.max_batch_size (64 by default).
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512)
+# Known (stage, reason) pairs of dead letters, present at 0 from the start; "score" reasons
+# are the failing exception's class and appear when first seen.
+DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
+                       "sink": ("rejected",)}
+RECALL_KS = (1, 3, 5)
+RECALL_WINDOW = 1000  # responses with gold passages that the online recall averages over
+
+
+class Metrics:
+    def __init__(self, registry: CollectorRegistry | None = None):
+        self.registry = registry or CollectorRegistry()
+        r = self.registry
+        self.responses = Counter("groundwatch_responses", "Responses scored, by whether every scored claim "
+                                 "was supported.", ["verdict"], registry=r)
+        self.claims = Counter("groundwatch_claims", "Claims, by verdict.", ["verdict"], registry=r)
+        self.dead_letters = Counter("groundwatch_dead_letters", "Messages sent to the dead-letter topic.",
+                                    ["stage", "reason"], registry=r)
+        self.sink_failures = Counter("groundwatch_sink_failures", "Failed sink writes (each is retried).",
+                                     ["sink", "reason"], registry=r)
+        self.scorer_errors = Counter("groundwatch_scorer_errors", "Responses the scorer failed on.",
+                                     ["reason"], registry=r)
+        self.context_conflicts = Counter("groundwatch_context_conflicts",
+                                         "Pairs of retrieved chunks found contradicting each other.", registry=r)
+        self.stage_seconds = Histogram("groundwatch_stage_seconds", "Time per stage: decode, claims and evidence "
+                                       "per response; inference per scorer batch; sink per bulk write.",
+                                       ["stage"], buckets=STAGE_BUCKETS, registry=r)
+        self.batch_size = Histogram("groundwatch_batch_size", "Pairs per NLI model batch.",
+                                    buckets=BATCH_BUCKETS, registry=r)
+        self.inflight = Gauge("groundwatch_inflight_responses", "Responses polled but not yet committed.",
+                              registry=r)
+        self.model_info = Gauge("groundwatch_model_info", "The NLI model in use (value 1).",
+                                ["provider", "precision", "model"], registry=r)
+        self.recall_at_k = Gauge("groundwatch_recall_at_k", "Share of gold passages among the first k "
+                                 "retrieved.", ["k", "source"], registry=r)
+        self.recall_probe_mrr = Gauge("groundwatch_recall_probe_mrr", "Mean reciprocal rank of the first "
+                                      "gold passage (recall probe).", registry=r)
+        self.consumer_lag = Gauge("groundwatch_consumer_lag", "Messages behind the partition's end.",
+                                  ["topic", "partition"], registry=r)
+        self._online_recall = {k: deque(maxlen=RECALL_WINDOW) for k in RECALL_KS}
+        self._start_at_zero()
+
+    def _start_at_zero(self) -> None:
+        # Rate and increase() see a label set's first event only if the series existed at 0.
+        for verdict in ("all_supported", "has_unsupported"):
+            self.responses.labels(verdict)
+        for verdict in Verdict:
+            self.claims.labels(verdict.value)
+        for stage in STAGES:
+            self.stage_seconds.labels(stage)
+        for stage, reasons in DEAD_LETTER_REASONS.items():
+            for reason in reasons:
+                self.dead_letters.labels(stage, reason)
+        self.sink_failures.labels("opensearch", "unavailable")
+
+    def names(self) -> set[str]:
+        """Metric family names as exported (counters without the `_total` suffix added back)."""
+        out = set()
+        for metric in self.registry.collect():
+            out.add(metric.name + "_total" if metric.type == "counter" else metric.name)
+        return out
+
+    # -- updates --------------------------------------------------------------
+
+    def observe_stage(self, stage: str, seconds: float) -> None:
+        self.stage_seconds.labels(stage).observe(seconds)
+
+    def observe_nli_batch(self, size: int, seconds: float) -> None:
+        self.batch_size.observe(size)
+
+    def scored(self, verdicts: Iterable[ResponseVerdict]) -> None:
+        for v in verdicts:
+            self.responses.labels("all_supported" if v.response.all_supported else "has_unsupported").inc()
+            for claim in v.claims:
+                self.claims.labels(claim.verdict.value).inc()
+            if v.context_conflicts:
+                self.context_conflicts.inc(len(v.context_conflicts))
+            self._recall(v)
+
+    def _recall(self, v: ResponseVerdict) -> None:
+        gold = set(v.gold_passage_ids or ())
+        if not gold:
+            return
+        for k, window in self._online_recall.items():
+            window.append(len(gold & set(v.passage_ids[:k])) / len(gold))
+            self.recall_at_k.labels(str(k), "online").set(sum(window) / len(window))
+
+    def dead_letter(self, stage: str, reason: str) -> None:
+        self.dead_letters.labels(stage, reason).inc()
+
+    def sink_failure(self, sink: str, reason: str) -> None:
+        self.sink_failures.labels(sink, reason).inc()
+
+    def scorer_error(self, reason: str) -> None:
+        self.scorer_errors.labels(reason).inc()
+
+    def set_inflight(self, n: int) -> None:
+        self.inflight.set(n)
+
+    def set_model(self, provider: str, precision: str, model: str) -> None:
+        self.model_info.labels(provider, precision, model).set(1)
+
+    def set_lag(self, topic: str, partition: int, lag: int) -> None:
+        self.consumer_lag.labels(topic, str(partition)).set(lag)
+
+    def forget_lag(self, topic: str, partition: int) -> None:
+        """A revoked partition's lag belongs to its new owner."""
+        try:
+            self.consumer_lag.remove(topic, str(partition))
+        except KeyError:
+            pass
+

@@ -1,0 +1,131 @@
+"""Verdicts into OpenSearch: time-based indices behind one alias, bulk writes by id.
+
+`_id` is the verdict's deterministic doc_id, so a replayed message overwrites
+its document instead of adding a second one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from export.base import ItemFailure, SinkError, SinkUnavailable
+from export.opensearch_mapping import index_name, index_template, to_document
+from export.verdict_store import connect, find_by_request_id
+from groundwatch.logs import get_logger
+from groundwatch.settings import OpenSearchSettings
+from scorers.records import ResponseVerdict
+
+log = get_logger(__name__)
+
+SINK = "opensearch"
+MAX_LISTED_FAILURES = 10
+
+
+class OpenSearchSink:
+    name = SINK
+
+    def __init__(self, settings: OpenSearchSettings, client=None):
+        self.settings = settings
+        self.client = client if client is not None else connect(settings)
+        self.template_name = settings.index_prefix
+        self._ready_indices: set[str] = set()
+        self._template_ready = False
+
+    # -- set-up ---------------------------------------------------------------
+
+    def ensure_template(self) -> None:
+        body = index_template(self.settings.index_prefix, self.settings.alias,
+                              self.settings.number_of_shards, self.settings.number_of_replicas)
+        self._call("put index template", lambda: self.client.indices.put_index_template(
+            name=self.template_name, body=body))
+        self._template_ready = True
+
+    def ensure_index(self, index: str) -> None:
+        """Create `index` with the alias (the template adds mappings); an existing index is fine."""
+        from opensearchpy.exceptions import RequestError
+
+        if index in self._ready_indices:
+            return
+        if not self._template_ready:
+            self.ensure_template()
+        try:
+            self._call(f"create index {index}", lambda: self.client.indices.create(
+                index=index, body={"aliases": {self.settings.alias: {}}}))
+        except SinkError as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, RequestError) and cause.error == "resource_already_exists_exception"):
+                raise
+        self._ready_indices.add(index)
+
+    # -- writes ---------------------------------------------------------------
+
+    def write(self, verdicts: Sequence[ResponseVerdict]) -> None:
+        """Bulk-index every verdict; raises SinkError naming refused documents."""
+        if not verdicts:
+            return
+        try:
+            self._write(verdicts)
+        except SinkUnavailable:
+            # The server may have come back empty (or been replaced): set up again next time.
+            self._ready_indices.clear()
+            self._template_ready = False
+            raise
+
+    def _write(self, verdicts: Sequence[ResponseVerdict]) -> None:
+        lines = []
+        for verdict in verdicts:
+            index = index_name(verdict, self.settings.index_prefix, self.settings.index_period)
+            self.ensure_index(index)
+            lines.append(json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}))
+            lines.append(json.dumps(to_document(verdict)))
+        body = "\n".join(lines) + "\n"
+        answer = self._call("bulk", lambda: self.client.bulk(body=body))
+        failures = bulk_failures(answer)
+        if failures:
+            listed = "; ".join(f"{f.doc_id}: {f.status} {f.error_type}" for f in failures[:MAX_LISTED_FAILURES])
+            more = f" (and {len(failures) - MAX_LISTED_FAILURES} more)" if len(failures) > MAX_LISTED_FAILURES else ""
+            raise SinkError(SINK, f"bulk refused {len(failures)} of {len(verdicts)} documents: {listed}{more}",
+                            reason="rejected" if not any(f.retryable for f in failures) else "item_error",
+                            failures=failures)
+
+    def _call(self, what: str, fn):
+        from opensearchpy.exceptions import ConnectionError, TransportError
+
+        try:
+            return fn()
+        except ConnectionError as exc:  # includes timeouts
+            raise SinkUnavailable(SINK, f"{what}: OpenSearch unreachable ({type(exc).__name__})") from exc
+        except TransportError as exc:
+            status = exc.status_code if isinstance(exc.status_code, int) else 0
+            if status == 429 or status >= 500 or status == 0:
+                raise SinkUnavailable(SINK, f"{what}: OpenSearch answered {exc.status_code} {exc.error}",
+                                      reason=f"http_{status}" if status else "unavailable") from exc
+            raise SinkError(SINK, f"{what}: OpenSearch answered {status} {exc.error}",
+                            reason=f"http_{status}") from exc
+
+    # -- reads ----------------------------------------------------------------
+
+    def search_by_request_id(self, request_id: str) -> list[dict]:
+        """Every stored verdict of one request through the alias, newest first."""
+        return find_by_request_id(self.client, self.settings.alias, request_id)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def bulk_failures(answer: dict) -> list[ItemFailure]:
+    """The items of a bulk answer that were not stored (an empty list when all were)."""
+    if not answer.get("errors"):
+        return []
+    failures = []
+    for item in answer.get("items", []):
+        result = next(iter(item.values()))
+        error = result.get("error")
+        if not error and result.get("status", 200) < 300:
+            continue
+        error = error if isinstance(error, dict) else {"type": str(error), "reason": ""}
+        failures.append(ItemFailure(doc_id=str(result.get("_id")), status=int(result.get("status", 0)),
+                                    error_type=str(error.get("type", "unknown")),
+                                    reason=str(error.get("reason", ""))[:300]))
+    return failures

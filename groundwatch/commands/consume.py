@@ -1,0 +1,59 @@
+"""groundwatch consume: the streaming job (Kafka -> scorer -> OpenSearch, alerts, metrics)."""
+
+from __future__ import annotations
+
+import signal
+
+from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from groundwatch.logs import configure, get_logger
+
+
+def register(sub) -> None:
+    p = sub.add_parser("consume", help="score responses from Kafka into OpenSearch, alerts and metrics")
+    p.add_argument("--idle-exit", type=float, metavar="SECONDS",
+                   help="exit once no message arrived for this long (demos, backfills); default: run until signalled")
+    add_settings_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from consumer.wiring import build_job
+    from export.metrics import Metrics
+    from export.metrics_server import Health, MetricsServer
+    from scorers.errors import ModelLoadError
+
+    settings = settings_from(args)
+    configure(settings.log_format, settings.log_level)
+    log = get_logger("groundwatch.consume")
+    log.info("settings", **settings.masked())
+
+    metrics, health = Metrics(), Health()
+    server = MetricsServer(metrics.registry, health, settings.metrics.host, settings.metrics.port)
+    log.info("metrics_listening", host=server.host, port=server.port)
+    try:
+        try:
+            scorer = build_scorer(settings, stage_timer=metrics.observe_stage, on_batch=metrics.observe_nli_batch)
+        except ModelLoadError as exc:
+            return fail(str(exc))
+        scorer.backend.warmup()
+        metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model)
+        health.model_loaded = True
+        log.info("model_loaded", model=scorer.model, provider=scorer.backend.provider,
+                 precision=scorer.backend.precision)
+
+        job = build_job(settings, scorer, metrics, health)
+
+        def on_signal(signum, _frame) -> None:
+            log.info("shutdown_requested", signal=signal.Signals(signum).name,
+                     timeout_s=settings.consumer.shutdown_timeout_s)
+            job.app.stop()
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+        try:
+            return job.app.run(idle_exit_s=args.idle_exit)
+        finally:
+            job.close()
+            scorer.close()
+    finally:
+        server.close()

@@ -1,0 +1,111 @@
+"""Poison messages go to the dead-letter topic with their original bytes and headers; good ones are indexed.
+
+The scorer runs with max_length beyond the tiny model's 512 positions and one pair
+per model batch, so a long premise makes the model itself fail for that response
+only: a real scoring error, dead-lettered with stage "score".
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.integration.consumer_support import (
+    Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce, read_topic,
+    response, settings_for, wait_until,
+)
+
+pytestmark = pytest.mark.integration
+
+
+def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_bootstrap, opensearch_url, tiny_onnx):
+    names = Names.fresh("poison")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=4,
+                            scorer={"max_record_bytes": 20_000, "max_passages": 20, "max_length": 1024,
+                                    "max_batch_size": 1, "chunk_sentences": 200})
+    limits = settings.scorer
+
+    too_many = response(900, names.topic)
+    too_many["passages"] = [{"id": f"p{i}", "text": "x"} for i in range(limits.max_passages + 1)]
+    poison = {
+        "not_json": b"{this is not json",
+        "schema": json.dumps({"request_id": "no-answer", "passages": []}).encode(),
+        "too_large": json.dumps({**response(901, names.topic),
+                                 "question": "q" * (limits.max_record_bytes + 10)}).encode(),
+        "too_many_passages": json.dumps(too_many).encode(),
+    }
+    unscorable = response(902, names.topic)
+    unscorable["passages"][0]["text"] = " ".join(f"Refunds are accepted within {d} days." for d in range(150))
+    poison["score"] = json.dumps(unscorable).encode()
+    good = [response(i, names.topic) for i in range(6)]
+    values = [json.dumps(good[0]).encode(), poison["not_json"], json.dumps(good[1]).encode(), poison["schema"],
+              json.dumps(good[2]).encode(), poison["too_large"], poison["too_many_passages"],
+              json.dumps(good[3]).encode(), poison["score"], *(json.dumps(r).encode() for r in good[4:])]
+    keys = [f"key-{i}".encode() for i in range(len(values))]
+    produce(kafka_bootstrap, names.topic, values, keys)
+
+    running = RunningConsumer.start(settings)
+    try:
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: len(values)}, 60, "all offsets committed")
+    finally:
+        assert running.stop() == 0
+    assert count_under(opensearch_url, names.alias) == len(good)
+
+    letters = read_topic(kafka_bootstrap, names.dead_letters, len(poison))
+    assert len(letters) == len(poison)
+    by_offset = {int(dict(m.headers())["groundwatch.source_offset"]): m for m in letters}
+    for offset, reason in ((1, "not_json"), (3, "schema"), (5, "too_large"), (6, "too_many_passages")):
+        letter = by_offset[offset]
+        headers = dict(letter.headers())
+        assert letter.value() == values[offset], f"{reason}: the original bytes"
+        assert letter.key() == keys[offset]
+        assert headers["origin"] == b"test", "original headers are kept"
+        assert headers["groundwatch.stage"] == b"decode"
+        assert headers["groundwatch.error_class"] == b"InvalidResponse"
+        assert headers["groundwatch.source_topic"] == names.topic.encode()
+        assert headers["groundwatch.source_partition"] == b"0"
+        assert headers["groundwatch.error"], "the error names the problem"
+        assert running.metrics.dead_letters.labels("decode", reason)._value.get() == 1
+    assert b"passages" in dict(by_offset[6].headers())["groundwatch.error"]
+
+    scoring = by_offset[8]
+    headers = dict(scoring.headers())
+    assert scoring.value() == poison["score"] and scoring.key() == keys[8]
+    assert (headers["groundwatch.stage"], headers["groundwatch.error_class"]) == (b"score", b"ScoringError")
+    assert headers["groundwatch.source_offset"] == b"8" and headers["origin"] == b"test"
+    assert sum(s._value.get() for s in _children(running.metrics.scorer_errors)) == 1
+
+
+def _children(counter):
+    return [counter.labels(*labels) for labels in counter._metrics]
+
+
+def test_documents_the_store_refuses_for_good_are_dead_lettered_and_committed(
+        kafka_bootstrap, opensearch_url, tiny_onnx):
+    names = Names.fresh("refused")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=4)
+    # A month index someone created by hand with a conflicting type: numeric request ids only.
+    index = f"{names.prefix}-2026.11"
+    opensearch(opensearch_url).indices.create(index=index, body={
+        "mappings": {"properties": {"request_id": {"type": "long"}}}, "aliases": {names.alias: {}}})
+    numeric = {**response(0, names.topic), "request_id": "12345"}
+    textual = response(1, names.topic)
+    produce(kafka_bootstrap, names.topic, [json.dumps(numeric).encode(), json.dumps(textual).encode()],
+            [b"12345", textual["request_id"].encode()])
+
+    running = RunningConsumer.start(settings)
+    try:
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: 2}, 60, "both offsets committed")
+    finally:
+        assert running.stop() == 0
+    assert [d["request_id"] for d in documents(opensearch_url, names.alias)] == ["12345"]
+    letters = read_topic(kafka_bootstrap, names.dead_letters, 1)
+    assert len(letters) == 1
+    headers = dict(letters[0].headers())
+    assert headers["groundwatch.stage"] == b"sink" and headers["groundwatch.source_offset"] == b"1"
+    assert headers["groundwatch.error"].startswith(b"400 ")
+    assert letters[0].value() == json.dumps(textual).encode()
+    assert running.metrics.dead_letters.labels("sink", "rejected")._value.get() == 1

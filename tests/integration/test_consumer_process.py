@@ -1,0 +1,112 @@
+"""`groundwatch consume` as a real process: SIGKILL mid-stream loses nothing, SIGTERM drains and commits.
+
+The process gets its settings from GROUNDWATCH_* environment variables, as in a pod.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from infra.server import free_port
+from scorers import SCORER_VERSION
+from tests.integration.consumer_support import (
+    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, settings_env,
+    settings_for, wait_until,
+)
+
+pytestmark = pytest.mark.integration
+
+N = 300
+BATCH = 4
+SECRET = "not-for-logs-7f3a"  # an OpenSearch password (unused without a username) that must stay masked
+
+
+def _start(settings, log_path: Path) -> subprocess.Popen:
+    env = {**os.environ, **settings_env(settings), "GROUNDWATCH_METRICS__HOST": "127.0.0.1",
+           "GROUNDWATCH_METRICS__PORT": str(free_port()), "GROUNDWATCH_OPENSEARCH__PASSWORD": SECRET}
+    log = open(log_path, "wb")
+    return subprocess.Popen([sys.executable, "-m", "groundwatch.cli", "consume"], env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+
+
+def _events(log_path: Path) -> list[str]:
+    events = []
+    for line in log_path.read_text(errors="replace").splitlines():
+        try:
+            events.append(json.loads(line)["event"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            pass
+    return events
+
+
+def _progress(bootstrap: str, names: Names, at_least: int) -> bool:
+    return committed(bootstrap, names)[0] >= at_least
+
+
+def test_killed_consumer_resumes_from_the_committed_offset_without_loss(
+        kafka_bootstrap, opensearch_url, tiny_onnx, tmp_path):
+    names = Names.fresh("kill")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=BATCH)
+    sent = produce_responses(kafka_bootstrap, names, 0, N)
+
+    process = _start(settings, tmp_path / "consume.log")
+    try:
+        wait_until(lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90, "the process to commit batches")
+        process.send_signal(signal.SIGKILL)  # a crash: no drain, no commit
+        assert process.wait(10) == -signal.SIGKILL
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    at_kill = committed(kafka_bootstrap, names)[0]
+    written = count_under(opensearch_url, names.alias)
+    assert at_kill < N, "killed mid-stream"
+    # Committed never passes what was written; at most one batch was written but not committed.
+    assert at_kill <= written <= at_kill + BATCH
+
+    running = RunningConsumer.start(settings)
+    try:
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: N}, 90, "the rest after restart")
+    finally:
+        assert running.stop() == 0
+    assert running.committed_offsets() == list(range(at_kill, N)), "resumed exactly at the committed offset"
+    ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
+    assert len(ids) == len(set(ids)) == N, "a replayed batch overwrote its documents"
+    assert set(ids) == {f"{r['request_id']}:{SCORER_VERSION}" for r in sent}
+
+
+def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, opensearch_url, tiny_onnx, tmp_path):
+    names = Names.fresh("sigterm")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=BATCH)
+    produce_responses(kafka_bootstrap, names, 0, N)
+    log_path = tmp_path / "consume.log"
+
+    process = _start(settings, log_path)
+    try:
+        wait_until(lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90, "the process to commit batches")
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0, log_path.read_text()[-3000:]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    final = committed(kafka_bootstrap, names)[0]
+    assert 3 * BATCH <= final <= N
+    # Drained: every written document is committed and every committed one written.
+    assert count_under(opensearch_url, names.alias) == final
+    events = _events(log_path)
+    assert "shutdown_requested" in events and events[-1] == "consumer_closed"
+    assert events.index("shutdown_requested") < len(events) - 1
+    log_text = log_path.read_text()
+    assert "settings" in events and SECRET not in log_text and "**********" in log_text, "secrets masked"

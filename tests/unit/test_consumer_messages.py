@@ -1,0 +1,97 @@
+"""Decoding, dead-letter records, offsets to commit, the in-flight batch and backoff."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from confluent_kafka import Message
+
+from consumer.backoff import Backoff
+from consumer.batch import Batch
+from consumer.dead_letters import DeadLetter, dead_letter_record
+from consumer.decode import DecodeError, Limits, decode
+from consumer.offsets import next_offsets
+from consumer.prepare import scoring_reason
+from export.metrics import DEAD_LETTER_REASONS
+from scorers.errors import ScoringError
+from scorers.schema import Response
+
+GOOD = {"request_id": "r-1", "answer": "The sky is blue.", "passages": [{"id": "p1", "text": "The sky is blue."}]}
+LIMITS = Limits(max_bytes=2000, max_passages=3)
+
+
+def _msg(offset: int, partition: int = 0, value: bytes = b"{}", topic: str = "in") -> Message:
+    return Message(topic=topic, partition=partition, offset=offset, key=b"k", value=value,
+                   headers=[("trace", b"abc"), ("groundwatch.stage", b"old")])
+
+
+def test_decode_valid_record():
+    response = decode(json.dumps(GOOD).encode(), LIMITS)
+    assert isinstance(response, Response) and response.request_id == "r-1"
+
+
+@pytest.mark.parametrize(("value", "reason", "field"), [
+    (None, "empty", "<record>"),
+    (b"", "empty", "<record>"),
+    (b"{not json", "not_json", "<record>"),
+    (b"\xff\xfe", "not_json", "<record>"),
+    (json.dumps({**GOOD, "question": "q" * 3000}).encode(), "too_large", "<record>"),
+    (json.dumps({**GOOD, "passages": [{"id": f"p{i}", "text": "x"} for i in range(4)]}).encode(),
+     "too_many_passages", "passages"),
+    (json.dumps({"request_id": "r", "passages": []}).encode(), "schema", "answer"),
+    (json.dumps([1, 2]).encode(), "schema", "<record>"),
+])
+def test_decode_errors_name_the_problem(value, reason, field):
+    error = decode(value, LIMITS)
+    assert isinstance(error, DecodeError)
+    assert (error.stage, error.error_class, error.reason, error.field) == ("decode", "InvalidResponse", reason, field)
+    assert error.message
+    assert reason in DEAD_LETTER_REASONS["decode"], "the metric starts at 0 for every decode reason"
+
+
+def test_dead_letter_keeps_original_bytes_key_and_headers_and_says_why():
+    original = b'{"request_id": 1'
+    record = dead_letter_record("dlq", DeadLetter(_msg(41, 2, original), "decode", "InvalidResponse",
+                                                  "record is not JSON", "not_json"))
+    headers = dict(record.headers)
+    assert (record.topic, record.value, record.key) == ("dlq", original, b"k")
+    assert headers["trace"] == b"abc"
+    assert headers["groundwatch.stage"] == b"decode"  # ours replaces a stale one from an earlier pass
+    assert [k for k, _ in record.headers].count("groundwatch.stage") == 1
+    assert headers["groundwatch.error_class"] == b"InvalidResponse"
+    assert headers["groundwatch.error"] == b"record is not JSON"
+    assert (headers["groundwatch.source_topic"], headers["groundwatch.source_partition"],
+            headers["groundwatch.source_offset"]) == (b"in", b"2", b"41")
+
+
+def test_next_offsets_is_one_past_the_highest_per_partition():
+    messages = [_msg(5, 0), _msg(7, 1), _msg(6, 0), _msg(3, 0, topic="other")]
+    assert [(tp.topic, tp.partition, tp.offset) for tp in next_offsets(messages)] == [
+        ("in", 0, 7), ("in", 1, 8), ("other", 0, 4)]
+
+
+def test_batch_drop_forgets_revoked_partitions_everywhere():
+    a, b = _msg(1, 0), _msg(2, 1)
+    batch = Batch([a, b])
+    batch.add_dead_letters([DeadLetter(b, "decode", "InvalidResponse", "x", "schema")])
+    batch.drop({("in", 1)})
+    assert batch.messages == [a] and batch.dead == [] and batch.pending == []
+    assert [(tp.partition, tp.offset) for tp in batch.offsets()] == [(0, 2)]
+
+
+def test_scoring_reason_is_the_failing_class():
+    assert scoring_reason(ScoringError("RuntimeError: Already borrowed")) == "RuntimeError"
+    assert scoring_reason(ScoringError("Fail: [ONNXRuntimeError] : 1 : FAIL")) == "Fail"
+    assert scoring_reason(ScoringError("no class here")) == "ScoringError"
+
+
+def test_backoff_grows_to_the_cap_and_resets():
+    backoff = Backoff(0.5, 4.0, jitter=0.0)
+    assert [backoff.next() for _ in range(6)] == [0.5, 1.0, 2.0, 4.0, 4.0, 4.0]
+    backoff.reset()
+    assert backoff.next() == 0.5
+    jittered = Backoff(1.0, 1.0, jitter=0.2)
+    assert all(0.8 <= jittered.next() <= 1.0 for _ in range(50))
+    with pytest.raises(ValueError, match="initial_s"):
+        Backoff(0, 1)
