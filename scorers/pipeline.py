@@ -119,6 +119,24 @@ class Scorer:
             out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks))
         return out
 
+    def _warm_embeddings(self, responses: list[Response]) -> None:
+        """Embed every claim and chunk of the batch in one call; later lookups hit the embedder's cache."""
+        if self.embedder is None:
+            return
+        texts: list[str] = []
+        for r in responses:
+            try:
+                claims = given_claims(r.answer, r.claims) if r.claims else self._claims.get(r.answer)
+                texts += [c.text for c in claims]
+                chunks = chunk_passages(list(r.passages), self.config.chunk_sentences, self.config.chunk_overlap)
+                texts += [c.text for c in chunks]
+            except Exception:  # noqa: BLE001 - _prepare reports this response's error
+                continue
+        if texts:
+            start = time.perf_counter()
+            self.embedder.encode(list(dict.fromkeys(texts)))
+            self._timer("evidence", time.perf_counter() - start)
+
     def _prepare(self, response: Response) -> _Prepared:
         start = time.perf_counter()
         claims = self._claims_of(response)
@@ -171,6 +189,7 @@ class Scorer:
     def score(self, responses: list[Response]) -> list[ResponseVerdict | ScoringError]:
         """Verdicts by input position; a response that fails gets a ScoringError in its place."""
         prepared: list[_Prepared | ScoringError] = []
+        self._warm_embeddings(responses)
         for response in responses:
             try:
                 prepared.append(self._prepare(response))
