@@ -11,6 +11,17 @@ COMMANDS = [
     "groundwatch.commands.score",
     "groundwatch.commands.explain",
     "groundwatch.commands.export_model",
+    "groundwatch.commands.convert",
+    "groundwatch.commands.evaluate",
+    "groundwatch.commands.probes",
+    "groundwatch.commands.bench",
+    "groundwatch.commands.trace",
+    "groundwatch.commands.recall_probe",
+    "groundwatch.commands.report",
+    "groundwatch.commands.consume",
+    "groundwatch.commands.produce",
+    "groundwatch.commands.bench_stream",
+    "groundwatch.commands.audit_corpus",
 ]
 
 

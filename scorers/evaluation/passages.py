@@ -52,7 +52,7 @@ def _join(sentences: list[str], indices: list[int]) -> Packed:
 
 
 # HaluEval glues its two knowledge paragraphs together: "...century.First for Women is..."
-_GLUED = re.compile(r"(?<=[a-z0-9)\"'][.!?])(?=[A-Z][a-z])")
+_GLUED = re.compile(r"(?<=[a-z0-9)\"'][.!?])(?=[\"“]?[A-Z][a-z])")
 
 
 def unglue(text: str) -> list[str]:

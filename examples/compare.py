@@ -1,0 +1,58 @@
+"""Compare `groundwatch score` verdicts on the examples with what a careful reader expects.
+
+    python examples/compare.py build/verdicts.jsonl
+
+NOT_SUPPORTED in expected.jsonl accepts CONTRADICTED or NOT_ENOUGH_INFO.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def matches(expected: str, got: str) -> bool:
+    if expected == "NOT_SUPPORTED":
+        return got in ("CONTRADICTED", "NOT_ENOUGH_INFO")
+    return expected == got
+
+
+def main(path: str) -> int:
+    verdicts = {}
+    for line in open(path, encoding="utf-8"):
+        record = json.loads(line)
+        verdicts[record["request_id"]] = record
+    agree, total, by_case, misses = 0, 0, Counter(), []
+    responses_ok = 0
+    for line in (HERE / "expected.jsonl").open(encoding="utf-8"):
+        exp = json.loads(line)
+        record = verdicts.get(exp["request_id"])
+        if record is None:
+            continue
+        responses_ok += record["response"]["all_supported"] == exp["all_supported"]
+        for entry in exp["claims"]:
+            claim = next(c for c in record["claims"] if entry["contains"].lower() in c["text"].lower())
+            total += 1
+            ok = matches(entry["expected"], claim["verdict"])
+            agree += ok
+            by_case[(exp["case"], ok)] += 1
+            if not ok:
+                misses.append(f"{exp['request_id']} [{exp['case']}] expected {entry['expected']}, got "
+                              f"{claim['verdict']} (e={claim['entailment']:.2f} c={claim['contradiction']:.2f}): "
+                              f"{claim['text'][:90]}")
+    print(f"claims agreeing with the expected verdict: {agree}/{total} ({100 * agree / max(total, 1):.0f}%)")
+    print(f"responses with the expected all_supported: {responses_ok}/{len(verdicts)}")
+    for case in sorted({c for c, _ in by_case}):
+        print(f"  {case:<28} {by_case[(case, True)]:>3} agree  {by_case[(case, False)]:>3} differ")
+    if misses:
+        print("differences:")
+        print("\n".join("  " + m for m in misses))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "build/verdicts.jsonl"))

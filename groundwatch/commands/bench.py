@@ -1,0 +1,50 @@
+"""groundwatch bench: groundwatch's scoring path vs. plain transformers / sentence-transformers loops."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from groundwatch.commands.common import fail
+
+MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bench", help="benchmark the scoring path against reference loops on the same model")
+    p.add_argument("--pairs", type=int, default=300, help="(passage, claim) pairs per path (default 300)")
+    p.add_argument("--reference-pairs", type=int, default=100,
+                   help="pairs for the one-pair-at-a-time transformers loop: the first N of the same pairs")
+    p.add_argument("--responses", type=Path, default=EXAMPLES,
+                   help="responses JSONL (default examples/responses.jsonl; synthetic ones when absent)")
+    p.add_argument("--n-responses", type=int, default=40, help="responses for the pipeline figures (default 40)")
+    p.add_argument("--json", type=Path, dest="json_out", help="write the full result as JSON")
+    p.add_argument("--model", type=Path, default=MODELS / "nli-minilm-int8", help="served ONNX model directory")
+    p.add_argument("--torch-checkpoint", type=Path, default=MODELS / "nli-minilm-torch",
+                   help="PyTorch checkpoint the ONNX model was exported from")
+    p.add_argument("--onnx-fp32", type=Path, help="fp32 ONNX directory (default: exported from the checkpoint)")
+    p.add_argument("--batch-size", type=int, default=32, help="batch size of the fixed-batch paths")
+    p.add_argument("--paths", help="comma-separated subset of paths to run")
+    p.add_argument("--threads", type=int,
+                   help="intra-op threads for every path (default: each library's own; 1 on a busy machine)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from scorers.evaluation.bench.report import bench_tables
+    from scorers.evaluation.bench.runner import BenchSpec, run_bench
+
+    if not (args.model / "model.onnx").exists():
+        return fail(f"{args.model}/model.onnx not found (give --model)")
+    spec = BenchSpec(model_dir=args.model, torch_checkpoint=args.torch_checkpoint, onnx_fp32=args.onnx_fp32,
+                     pairs=args.pairs, reference_pairs=min(args.reference_pairs, args.pairs),
+                     responses_file=args.responses, responses=args.n_responses, batch_size=args.batch_size,
+                     paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
+                     threads=args.threads)
+    result = run_bench(spec)
+    print(bench_tables(result))
+    if args.json_out:
+        args.json_out.write_text(json.dumps(result, indent=2) + "\n")
+    failed = [name for name, p in result["paths"].items() if "error" in p]
+    return 1 if failed else 0

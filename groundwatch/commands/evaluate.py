@@ -1,0 +1,96 @@
+"""groundwatch eval: measure the checker on labelled JSONL (and on failure probes).
+
+The model runs once per response; thresholds, free checks and pairwise
+premises are then varied by re-deciding the stored evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+
+
+def register(sub) -> None:
+    p = sub.add_parser("eval", help="measure the checker on labelled responses or probes")
+    p.add_argument("--input", type=Path, help="labelled JSONL written by `groundwatch convert`")
+    p.add_argument("--probes", type=Path, help="probe JSONL written by `groundwatch probes`")
+    p.add_argument("--output", type=Path, help="JSON report to write")
+    p.add_argument("--limit", type=int, help="first N records only")
+    p.add_argument("--half", choices=["calibration", "report"],
+                   help="keep one stable half of the records (by request_id hash)")
+    p.add_argument("--sweep", action="store_true", help="print the threshold table")
+    p.add_argument("--calibrate", metavar="TARGET", help="balanced-accuracy, recall>=X or precision>=X")
+    p.add_argument("--calibration-out", type=Path, help="settings file the calibrated thresholds go to")
+    p.add_argument("--no-free-checks", action="store_true", help="score with free_checks off")
+    p.add_argument("--pair-top", type=int, help="override pair_top (0 disables pairwise concatenation)")
+    p.add_argument("--no-question-mode", action="store_true",
+                   help="skip the second run that reuses the question's passages in rank order")
+    p.add_argument("--save-verdicts", type=Path, help="also write the verdict records (JSONL)")
+    p.add_argument("--from-verdicts", type=Path, help="re-decide verdict records written earlier; no model")
+    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
+    add_settings_args(p)
+    p.set_defaults(func=run)
+
+
+def _config(args):
+    settings = settings_from(args)
+    updates = {"context_conflicts": False}  # conflicts never change a verdict; skip their cost
+    if args.no_free_checks:
+        updates["free_checks"] = False
+    if args.pair_top is not None:
+        updates["pair_top"] = args.pair_top
+    return settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
+
+
+def run(args) -> int:
+    from scorers.errors import InvalidResponse, ModelLoadError
+    from scorers.evaluation.calibrate import parse_target
+    from scorers.evaluation.dataset import read_labelled
+
+    if not args.input and not args.probes:
+        return fail("give --input (labelled JSONL) and/or --probes (probe JSONL)")
+    if args.calibrate and not args.calibration_out:
+        return fail("--calibrate needs --calibration-out FILE")
+    if args.from_verdicts and args.probes:
+        return fail("--from-verdicts applies to --input only")
+    try:
+        target = parse_target(args.calibrate) if args.calibrate else None
+        items = read_labelled(args.input, args.limit, args.half) if args.input else []
+        probes = read_labelled(args.probes, args.limit) if args.probes else []
+    except (InvalidResponse, ValueError, OSError) as exc:
+        return fail(str(exc))
+    settings = _config(args)
+    scorer = None
+    if not args.from_verdicts or probes:
+        try:
+            scorer = build_scorer(settings)
+        except ModelLoadError as exc:
+            return fail(str(exc))
+    from scorers.evaluation.session import Options, labelled_section, probe_section
+
+    options = Options(dataset=str(args.input or ""), sweep=args.sweep, target=target,
+                      calibration_out=args.calibration_out, question_mode=not args.no_question_mode,
+                      save_verdicts=args.save_verdicts, from_verdicts=args.from_verdicts,
+                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=sys.stderr.isatty())
+    report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
+    try:
+        if items:
+            report["labelled"], text = labelled_section(settings.scorer, scorer, items, options)
+            print(text)
+        if probes:
+            report["probes"], text = probe_section(settings.scorer, scorer, probes, options)
+            print(text)
+    except ValueError as exc:
+        return fail(str(exc))
+    finally:
+        if scorer:
+            scorer.close()
+    if args.output:
+        args.output.write_text(json.dumps(report, indent=2) + "\n")
+        print(f"\nreport written to {args.output}", file=sys.stderr)
+    return 0

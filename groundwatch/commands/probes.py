@@ -1,0 +1,46 @@
+"""groundwatch probes: failure probes (negation, numbers, conditions, entities, split support)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from groundwatch.commands.common import fail
+from groundwatch.commands.convert import add_data_dir_arg, data_dir_of
+
+DEFAULT_SETS = "wice-oracle,begin,qags"  # HaluEval answers are mostly bare names
+
+
+def register(sub) -> None:
+    p = sub.add_parser("probes", help="generate failure probes from supported dev-set answers")
+    p.add_argument("--output", required=True, type=Path)
+    p.add_argument("--from", dest="sets", default=DEFAULT_SETS,
+                   help=f"comma-separated sets to draw supported answers from (default {DEFAULT_SETS})")
+    p.add_argument("--per-family", type=int, default=100, help="probes per family (default 100)")
+    p.add_argument("--pool-per-set", type=int, default=2000,
+                   help="records read per set before keeping the supported ones (default 2000)")
+    p.add_argument("--seed", type=int, default=0)
+    add_data_dir_arg(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from scorers.evaluation.converters import convert
+    from scorers.evaluation.probes import build_probes
+
+    supported = []
+    try:
+        for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+            supported += [r for r in convert(name, data_dir_of(args), args.pool_per_set, args.seed)
+                          if r["label"] == "supported"]
+    except (FileNotFoundError, ValueError) as exc:
+        return fail(str(exc))
+    probes = build_probes(supported, args.per_family, args.seed)
+    with open(args.output, "w", encoding="utf-8") as f:
+        for p in probes:
+            f.write(json.dumps(p, ensure_ascii=False) + "\n")
+    counts = Counter(p["probe"] for p in probes)
+    print(f"wrote {len(probes)} probes to {args.output} from {len(supported)} supported answers: "
+          + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0

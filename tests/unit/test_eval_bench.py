@@ -1,0 +1,41 @@
+"""`groundwatch bench` end to end with the tiny model (figures are printed, never asserted)."""
+
+import json
+
+import pytest
+
+from groundwatch.cli import main
+
+
+@pytest.fixture(scope="module")
+def tiny_int8(tiny_checkpoint, tmp_path_factory):
+    from scorers.nli.onnx_export import export_checkpoint
+
+    return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-int8"), precision="int8")
+
+
+def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx, tiny_int8, tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    code = main(["bench", "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--responses", str(tmp_path / "absent.jsonl"),
+                 "--model", str(tiny_int8), "--torch-checkpoint", str(tiny_checkpoint),
+                 "--onnx-fp32", str(tiny_onnx), "--json", str(out), "--threads", "1"])
+    assert code == 0, capsys.readouterr().out
+    result = json.loads(out.read_text())
+    assert result["inputs"] == {"pairs": 16, "responses": 3, "responses_source": "synthetic policy responses"}
+    paths = result["paths"]
+    assert set(paths) >= {"groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8"}
+    for name, p in paths.items():
+        assert "error" not in p, (name, p)
+        assert p["pairs"] == (8 if name == "reference_loop" else 16), name
+        assert p["pairs_per_s"] > 0 and p["peak_rss_mb"] > 0
+    # Same checkpoint, same pairs: fp32 paths agree with PyTorch; int8 may drift but stays close.
+    for name in ("reference_loop", "cross_encoder", "onnx_fp32"):
+        assert paths[name]["vs_torch_fp32"]["max_abs_prob_diff"] < 1e-3, name
+    assert paths["groundwatch"]["precision"] == "int8"
+    g = paths["groundwatch"]
+    assert g["responses_with_conflicts"]["model_pairs"] >= g["responses_without_conflicts"]["model_pairs"]
+    assert g["latency_s"]["n"] == 3
+    assert {"groundwatch/reference_loop", "onnx_int8/torch_fp32", "context_conflicts time on/off"} <= set(
+        result["ratios"])
+    assert result["machine"]["cpu"]["usable_cores"] >= 1 and result["machine"]["threads"] == 1
+    assert "pairs/s" in capsys.readouterr().out

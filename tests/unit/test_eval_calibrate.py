@@ -1,0 +1,70 @@
+"""Calibration: targets, the choice of thresholds, and a settings file `groundwatch --config` loads."""
+
+import json
+
+import pytest
+
+from groundwatch.cli import main
+from groundwatch.settings import load_settings
+from scorers.evaluation.calibrate import Target, choose, parse_target
+from scorers.evaluation.sweep import Row
+from scorers.thresholds import Thresholds
+
+RECORDS = [
+    {"request_id": f"r{i}", "answer": answer, "label": label, "passages": [{"id": "p1", "text": passage}]}
+    for i, (answer, passage, label) in enumerate([
+        ("Refunds are available within 30 days.", "Refunds are available within 30 days of purchase.", "supported"),
+        ("Refunds are available within 90 days.", "Refunds are available within 30 days of purchase.", "unsupported"),
+        ("The office is open on Sundays.", "The office is closed on Sundays.", "unsupported"),
+        ("The office is closed on Sundays.", "The office is closed on Sundays and holidays.", "supported"),
+        ("The bridge opened in 1932.", "The bridge opened in 1932 and has eight lanes.", "supported"),
+        ("The bridge has ten lanes.", "The bridge opened in 1932 and has eight lanes.", "unsupported"),
+    ])
+]
+
+
+def row(mode="static", tau_e=0.75, tau_c=0.7, bal=0.5, recall=0.5, precision=0.5):
+    return Row(mode, tau_e, tau_c, 0.5, bal, recall, precision, None, 0.5)
+
+
+def test_parse_target():
+    assert parse_target("balanced-accuracy") == Target("balanced_accuracy")
+    assert parse_target("recall>=0.9") == Target("recall", 0.9)
+    assert parse_target("precision >= 0.8") == Target("precision", 0.8)
+    with pytest.raises(ValueError):
+        parse_target("accuracy")
+
+
+def test_choose_meets_the_floor_then_maximises_the_other_metric():
+    rows = [row(tau_e=0.5, recall=0.95, precision=0.4), row(tau_e=0.6, recall=0.92, precision=0.6),
+            row(tau_e=0.9, recall=0.80, precision=0.9)]
+    assert choose(rows, Target("recall", 0.9), Thresholds()).tau_entailment == 0.6
+    with pytest.raises(ValueError, match="no thresholds reach"):
+        choose(rows, Target("recall", 0.99), Thresholds())
+
+
+def test_ties_go_to_static_and_the_default_thresholds():
+    rows = [row("sqrt", 0.75, bal=0.8), row("static", 0.6, bal=0.8), row("static", 0.7, bal=0.8)]
+    best = choose(rows, Target("balanced_accuracy"), Thresholds())
+    assert (best.mode, best.tau_entailment) == ("static", 0.7)
+
+
+def test_calibrate_writes_a_config_that_groundwatch_loads(tiny_onnx, tmp_path):
+    labelled = tmp_path / "labelled.jsonl"
+    labelled.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    settings_path, report_path = tmp_path / "calibrated.json", tmp_path / "report.json"
+    code = main(["eval", "--input", str(labelled), "--model", str(tiny_onnx), "--calibrate", "balanced-accuracy",
+                 "--calibration-out", str(settings_path), "--output", str(report_path), "--no-question-mode",
+                 "--resamples", "50"])
+    assert code == 0
+    document = json.loads(settings_path.read_text())
+    settings = load_settings(settings_path)
+    assert settings.scorer.tau_entailment == document["scorer"]["tau_entailment"]
+    assert settings.scorer.threshold_mode == document["scorer"]["threshold_mode"]
+    assert settings.scorer.threshold_pivot == document["scorer"]["threshold_pivot"]
+    assert document["calibration"]["n"] == len(RECORDS)
+    assert document["calibration"]["dataset"] == str(labelled)
+    report = json.loads(report_path.read_text())["labelled"]
+    # The chosen thresholds do at least as well as the defaults on the calibration data.
+    default = report["headline"]["balanced_accuracy"]
+    assert document["calibration"]["metrics"]["balanced_accuracy"] >= default
