@@ -36,5 +36,5 @@ groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-verdicts.jso
     --config "$out/calibrated.json" --output "$out/dev-report-half.json" > "$out/dev-report-half.txt"
 
 # Speed: groundwatch's path against the transformers pipeline loop and CrossEncoder.predict.
-groundwatch bench --json "$out/bench.json" > "$out/bench.txt"
+groundwatch bench --threads 1 --json "$out/bench.json" > "$out/bench.txt"
 echo "measurements written to $out/"
