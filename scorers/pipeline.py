@@ -11,11 +11,10 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from itertools import combinations
 from typing import Callable
 
 from scorers import SCORER_VERSION
-from scorers.chunking import chunk_passages
+from scorers.chunking import Chunk, chunk_passages
 from scorers.checks import cited_ids_for, run_checks
 from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
 from scorers.config import ScorerConfig
@@ -50,7 +49,8 @@ class _PreparedClaim:
 class _Prepared:
     response: Response
     claims: list[_PreparedClaim]
-    index: EvidenceIndex
+    chunks: list[Chunk]
+    index: EvidenceIndex | None = None
 
 
 def model_version(backend: NLIBackend) -> str:
@@ -59,20 +59,6 @@ def model_version(backend: NLIBackend) -> str:
         path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
     return f"{backend.name}@{digest}"
-
-
-def retriever_order_candidates(index: EvidenceIndex, response: Response, claim: str, top_k: int,
-                               pair_top: int) -> list[Candidate]:
-    """evidence_mode "question": the top chunks in the retriever's passage order, the same for every claim."""
-    position = {p.id: (-(p.score if p.score is not None else 0.0), i) for i, p in enumerate(response.passages)}
-    chunks = index.chunks
-    order = sorted(range(len(chunks)), key=lambda i: (position[chunks[i].passage_id], chunks[i].start))
-    top = order[:top_k]
-    sims = index.similarities(claim)
-    out = [Candidate((chunks[i],), float(sims[i])) for i in top]
-    for a, b in combinations(top[:pair_top], 2):
-        out.append(Candidate((chunks[a], chunks[b]), float(min(sims[a], sims[b]))))
-    return out
 
 
 class Scorer:
@@ -119,40 +105,35 @@ class Scorer:
             out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks))
         return out
 
-    def _warm_embeddings(self, responses: list[Response]) -> None:
-        """Embed every claim and chunk of the batch in one call; later lookups hit the embedder's cache."""
-        if self.embedder is None:
-            return
-        texts: list[str] = []
-        for r in responses:
-            try:
-                claims = given_claims(r.answer, r.claims) if r.claims else self._claims.get(r.answer)
-                texts += [c.text for c in claims]
-                chunks = chunk_passages(list(r.passages), self.config.chunk_sentences, self.config.chunk_overlap)
-                texts += [c.text for c in chunks]
-            except Exception:  # noqa: BLE001 - _prepare reports this response's error
-                continue
-        if texts:
-            start = time.perf_counter()
-            self.embedder.encode(list(dict.fromkeys(texts)))
-            self._timer("evidence", time.perf_counter() - start)
-
     def _prepare(self, response: Response) -> _Prepared:
+        """Claims, free checks and chunks; evidence is found once the whole batch is embedded."""
         start = time.perf_counter()
         claims = self._claims_of(response)
         self._timer("claims", time.perf_counter() - start)
         start = time.perf_counter()
         chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap)
-        index = EvidenceIndex(chunks, self.embedder)
-        for c in claims:
-            if c.skip_reason is None and self.config.evidence_mode == "question":
-                c.candidates = retriever_order_candidates(index, response, c.claim.text, self.config.top_k,
-                                                          self.config.pair_top)
-            elif c.skip_reason is None:
+        self._timer("evidence", time.perf_counter() - start)
+        return _Prepared(response, claims, chunks)
+
+    def _embed(self, prepared: list[_Prepared]) -> None:
+        """Embed every claim and chunk of the batch in one call; lookups then hit the cache."""
+        if self.embedder is None:
+            return
+        texts = [t for p in prepared for t in [c.claim.text for c in p.claims] + [ch.text for ch in p.chunks]]
+        if texts:
+            self.embedder.encode(list(dict.fromkeys(texts)))
+
+    def _find_evidence(self, prepared: _Prepared) -> None:
+        prepared.index = index = EvidenceIndex(prepared.chunks, self.embedder)
+        for c in prepared.claims:
+            if c.skip_reason is not None:
+                continue
+            if self.config.evidence_mode == "question":
+                c.candidates = index.retriever_order_candidates(list(prepared.response.passages), c.claim.text,
+                                                                self.config.top_k, self.config.pair_top)
+            else:
                 c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
                                                 self.config.rrf_k)
-        self._timer("evidence", time.perf_counter() - start)
-        return _Prepared(response, claims, index)
 
     def _verdict(self, prepared: _Prepared, scored_at: str) -> ResponseVerdict:
         response = prepared.response
@@ -189,12 +170,21 @@ class Scorer:
     def score(self, responses: list[Response]) -> list[ResponseVerdict | ScoringError]:
         """Verdicts by input position; a response that fails gets a ScoringError in its place."""
         prepared: list[_Prepared | ScoringError] = []
-        self._warm_embeddings(responses)
         for response in responses:
             try:
                 prepared.append(self._prepare(response))
             except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
                 prepared.append(ScoringError(f"{type(exc).__name__}: {exc}"))
+        start = time.perf_counter()
+        self._embed([p for p in prepared if not isinstance(p, ScoringError)])
+        for i, p in enumerate(prepared):
+            if isinstance(p, ScoringError):
+                continue
+            try:
+                self._find_evidence(p)
+            except Exception as exc:  # noqa: BLE001
+                prepared[i] = ScoringError(f"{type(exc).__name__}: {exc}")
+        self._timer("evidence", time.perf_counter() - start)
         start = time.perf_counter()
         conflict_jobs = {}
         for i, p in enumerate(prepared):

@@ -16,6 +16,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from scorers.chunking import Chunk
+from scorers.schema import Passage
 from scorers.text import tokens
 
 
@@ -96,8 +97,22 @@ class EvidenceIndex:
             rankings.append(sorted(order, key=lambda i: (-sims[i], self.chunks[i].rank)))
         fused = rrf(rankings, rrf_k)
         top = sorted(fused, key=lambda i: (-fused[i], self.chunks[i].rank))[:top_k]
+        return self._with_pairs(top, sims, pair_top, lambda i: (self.chunks[i].rank, self.chunks[i].start))
+
+    def retriever_order_candidates(self, passages: list[Passage], claim: str, top_k: int = 4,
+                                   pair_top: int = 3) -> list[Candidate]:
+        """The top chunks in the retriever's passage order (by score), the same for every claim."""
+        if not self.chunks:
+            return []
+        position = {p.id: (-(p.score if p.score is not None else 0.0), i) for i, p in enumerate(passages)}
+        key = lambda i: (position[self.chunks[i].passage_id], self.chunks[i].start)  # noqa: E731
+        top = sorted(range(len(self.chunks)), key=key)[:top_k]
+        return self._with_pairs(top, self.similarities(claim), pair_top, key)
+
+    def _with_pairs(self, top: list[int], sims: np.ndarray, pair_top: int, order) -> list[Candidate]:
+        """The top chunks, then each pair of the first `pair_top` joined in `order`."""
         out = [Candidate((self.chunks[i],), float(sims[i])) for i in top]
         for a, b in combinations(top[:pair_top], 2):
-            first, second = sorted((a, b), key=lambda i: (self.chunks[i].rank, self.chunks[i].start))
+            first, second = sorted((a, b), key=order)
             out.append(Candidate((self.chunks[first], self.chunks[second]), float(min(sims[a], sims[b]))))
         return out

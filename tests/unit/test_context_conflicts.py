@@ -94,6 +94,7 @@ def test_conflict_pairs_are_bounded_and_scored_once(tiny_scorer):
     prepared = tiny_scorer._prepare(parse_response(CONFLICTING | {
         "passages": CONFLICTING["passages"] + [{"id": f"kb-{i}", "text": SUPERSEDED.replace("14", str(20 + i))}
                                                for i in range(4)]}))
+    tiny_scorer._find_evidence(prepared)
     jobs = finder.submit(prepared.claims)
     assert len(jobs) == 2 and all(j.mismatch for j in jobs)  # mismatches come first
     finder.collect(jobs)

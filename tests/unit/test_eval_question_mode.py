@@ -2,7 +2,6 @@
 
 from scorers.chunking import chunk_passages
 from scorers.config import ScorerConfig
-from scorers.pipeline import retriever_order_candidates
 from scorers.retrieval import EvidenceIndex
 from scorers.schema import parse_response
 
@@ -19,7 +18,8 @@ def test_default_mode_is_per_claim():
 
 def test_candidates_follow_retriever_scores_not_the_claim():
     index = EvidenceIndex(chunk_passages(list(RESPONSE.passages)), embedder=None)
-    candidates = retriever_order_candidates(index, RESPONSE, "Refunds take 30 days.", top_k=2, pair_top=2)
+    candidates = index.retriever_order_candidates(list(RESPONSE.passages), "Refunds take 30 days.", top_k=2,
+                                                  pair_top=2)
     singles = [c.chunks[0].passage_id for c in candidates if c.kind == "chunk"]
     assert singles == ["high", "mid"]  # the passage that matches the claim ranks last by score
     pairs = [[ch.passage_id for ch in c.chunks] for c in candidates if c.kind == "pair"]
