@@ -18,6 +18,8 @@ from typing import Callable, Sequence
 import structlog
 from confluent_kafka import KafkaException, TopicPartition
 
+from config.logs import get_logger
+from config.settings import Settings
 from consumer.backoff import Backoff
 from consumer.batch import Batch
 from consumer.dead_letters import DeadLetter, DeadLetterWriter
@@ -27,8 +29,6 @@ from consumer.prepare import message_context, prepare
 from export.base import Sink, SinkError
 from export.metrics import Metrics
 from export.metrics_server import Health
-from groundwatch.logs import get_logger
-from groundwatch.settings import Settings
 
 log = get_logger(__name__)
 

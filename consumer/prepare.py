@@ -12,11 +12,11 @@ import time
 
 import structlog
 
+from config.logs import get_logger
 from consumer.batch import Batch, Scored
 from consumer.dead_letters import DeadLetter
 from consumer.decode import DecodeError, Limits, decode
 from export.metrics import Metrics
-from groundwatch.logs import get_logger
 from scorers.errors import ScoringError
 
 log = get_logger(__name__)

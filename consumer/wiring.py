@@ -5,6 +5,8 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 
+from config.logs import get_logger
+from config.settings import Settings
 from consumer.app import StreamApp
 from consumer.dead_letters import DeadLetterWriter
 from export.alerts import AlertSink, Webhook
@@ -12,8 +14,6 @@ from export.delivery import producer_config
 from export.metrics import Metrics
 from export.metrics_server import Health
 from export.opensearch_sink import OpenSearchSink
-from groundwatch.logs import get_logger
-from groundwatch.settings import Settings
 
 log = get_logger(__name__)
 

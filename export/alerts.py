@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Callable, Sequence
 
+from config.logs import get_logger
 from export.delivery import Record, produce_and_confirm
-from groundwatch.logs import get_logger
 from scorers.records import ClaimVerdict, ResponseVerdict, Verdict
 
 log = get_logger(__name__)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from config.logs import get_logger
+from config.settings import OpenSearchSettings
 from export.base import ItemFailure, SinkError, SinkUnavailable
+from export.opensearch_client import connect
 from export.opensearch_mapping import index_name, index_template, to_document
-from export.verdict_store import connect, find_by_request_id
-from groundwatch.logs import get_logger
-from groundwatch.settings import OpenSearchSettings
 from scorers.records import ResponseVerdict
 
 log = get_logger(__name__)
@@ -103,12 +103,6 @@ class OpenSearchSink:
                                       reason=f"http_{status}" if status else "unavailable") from exc
             raise SinkError(SINK, f"{what}: OpenSearch answered {status} {exc.error}",
                             reason=f"http_{status}") from exc
-
-    # -- reads ----------------------------------------------------------------
-
-    def search_by_request_id(self, request_id: str) -> list[dict]:
-        """Every stored verdict of one request through the alias, newest first."""
-        return find_by_request_id(self.client, self.settings.alias, request_id)
 
     def close(self) -> None:
         self.client.close()

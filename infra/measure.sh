@@ -10,7 +10,7 @@ mkdir -p "$out"
 # Pair level: validation splits, ANLI R1-R3 dev, SICK test, ConTRoL dev (evaluation only).
 python -m training.evaluate_nli --output build/nli_eval.json
 
-# Labelled dev sets in the traffic schema (label mapping: scorers/evaluation/README.md).
+# Labelled dev sets in the traffic schema (label mapping: evaluation/README.md).
 groundwatch convert --set halueval --limit 400 --output "$out/halueval.jsonl"
 groundwatch convert --set begin --output "$out/begin.jsonl"
 groundwatch convert --set wice-oracle --output "$out/wice-oracle.jsonl"

@@ -22,9 +22,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorers.audit.facts import Fact, disagree, text_facts
-from scorers.claims import sentence_spans
 from scorers.chunking import Chunk
+from scorers.claims import sentence_spans
+from scorers.facts import Fact, disagree, text_facts
 from scorers.nli.pair_scorer import PairScorer
 from scorers.records import ContextConflict
 from scorers.text import content_words

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
+from config.scorer import ScorerConfig
 from scorers import SCORER_VERSION
-from scorers.chunking import Chunk, chunk_passages
 from scorers.checks import cited_ids_for, run_checks
+from scorers.chunking import Chunk, chunk_passages
 from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
-from scorers.config import ScorerConfig
 from scorers.conflicts import ConflictFinder
 from scorers.decide import decide, summarise
 from scorers.decorative import decorative_reason
@@ -30,6 +30,7 @@ from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verd
 from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
 from scorers.severity import severity
+from scorers.thresholds import Thresholds
 
 StageTimer = Callable[[str, float], None]
 
@@ -67,7 +68,7 @@ class Scorer:
         self.config = config
         self.backend = backend
         self.embedder = embedder
-        self.thresholds = config.thresholds()
+        self.thresholds = Thresholds.from_config(config)
         self.model = model_version(backend)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)

@@ -51,7 +51,7 @@ class Embedder:
     def __init__(self, model_dir: str | None = None, device: str = "cpu", cache_size: int = 20000):
         from sentence_transformers import SentenceTransformer
 
-        from training.base_model import minilm_dir
+        from scorers.base_model import minilm_dir
 
         self._model = SentenceTransformer(str(model_dir or minilm_dir()), device=device)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()

@@ -24,6 +24,12 @@ class Thresholds:
     pivot: float = 0.5
     steepness: float = 10.0
 
+    @classmethod
+    def from_config(cls, config) -> "Thresholds":
+        """From a config.scorer.ScorerConfig (its tau_* and threshold_* fields)."""
+        return cls(config.tau_entailment, config.tau_contradiction, config.threshold_mode,
+                   pivot=config.threshold_pivot)
+
     def __post_init__(self):
         if self.mode not in MODES:
             raise ValueError(f"threshold mode {self.mode!r}: expected one of {MODES}")

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from scorers.base_model import check_tokenizer, minilm_dir
 from training import synthetic
-from training.base_model import check_tokenizer, minilm_dir
 from training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from training.nli_data import Pair, load_mix
 

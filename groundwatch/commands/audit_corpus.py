@@ -24,7 +24,7 @@ def register(sub) -> None:
 
 
 def _documents(args, settings):
-    from scorers.audit.documents import read_jsonl, read_opensearch
+    from audit.documents import read_jsonl, read_opensearch
 
     if args.input:
         return read_jsonl(args.input)
@@ -39,11 +39,11 @@ def _documents(args, settings):
 
 
 def run(args) -> int:
-    from scorers.audit.audit import AuditConfig, audit_corpus
-    from scorers.audit.documents import CorpusError
-    from scorers.audit.html import render_html
-    from scorers.audit.report import to_dict, to_text
-    from scorers.audit.score import parse_weights
+    from audit.audit import AuditConfig, audit_corpus
+    from audit.documents import CorpusError
+    from audit.html import render_html
+    from audit.report import to_dict, to_text
+    from audit.score import parse_weights
     from scorers.errors import ModelLoadError
 
     if args.opensearch_url and not args.index:

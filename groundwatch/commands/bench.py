@@ -32,8 +32,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from scorers.evaluation.bench.report import bench_tables
-    from scorers.evaluation.bench.runner import BenchSpec, run_bench
+    from evaluation.bench.report import bench_tables
+    from evaluation.bench.runner import BenchSpec, run_bench
 
     if not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")

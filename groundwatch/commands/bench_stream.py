@@ -98,7 +98,7 @@ def _start_stack(workdir: Path):
 
 
 def run(args) -> int:
-    from groundwatch.logs import configure
+    from config.logs import configure
 
     configure("json", "warning")  # the figures are the output; only warnings from the job
     settings = settings_from(args)

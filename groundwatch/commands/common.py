@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from groundwatch.settings import Settings, load_settings
+from config.settings import Settings, load_settings
 from scorers.errors import InvalidResponse
 from scorers.schema import Response, parse_response
 
@@ -29,6 +29,14 @@ def settings_from(args: argparse.Namespace) -> Settings:
     if updates:
         settings = settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
     return settings
+
+
+def opensearch_settings(args):
+    """The settings' opensearch section with --opensearch-url / --alias applied."""
+    section = settings_from(args).opensearch
+    updates = {k: v for k, v in (("url", getattr(args, "opensearch_url", None)),
+                                 ("alias", getattr(args, "alias", None))) if v}
+    return section.model_copy(update=updates)
 
 
 def build_scorer(settings: Settings, **kwargs):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import signal
 
+from config.logs import configure, get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
-from groundwatch.logs import configure, get_logger
 
 
 def register(sub) -> None:

@@ -17,13 +17,13 @@ def add_data_dir_arg(parser) -> None:
 
 
 def data_dir_of(args) -> Path:
-    from scorers.evaluation.converters import repo_data_dir
+    from evaluation.converters import repo_data_dir
 
     return Path(args.data_dir) if args.data_dir else repo_data_dir()
 
 
 def register(sub) -> None:
-    from scorers.evaluation.converters import CONVERTERS
+    from evaluation.converters import CONVERTERS
 
     p = sub.add_parser("convert", help="convert a labelled dev set into groundwatch's JSONL schema")
     p.add_argument("--set", required=True, choices=sorted(CONVERTERS), dest="set_name")
@@ -35,7 +35,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from scorers.evaluation.converters import convert
+    from evaluation.converters import convert
 
     try:
         records = list(convert(args.set_name, data_dir_of(args), args.limit, args.seed))

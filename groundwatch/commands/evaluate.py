@@ -48,9 +48,9 @@ def _config(args):
 
 
 def run(args) -> int:
+    from evaluation.calibrate import parse_target
+    from evaluation.dataset import read_labelled
     from scorers.errors import InvalidResponse, ModelLoadError
-    from scorers.evaluation.calibrate import parse_target
-    from scorers.evaluation.dataset import read_labelled
 
     if not args.input and not args.probes:
         return fail("give --input (labelled JSONL) and/or --probes (probe JSONL)")
@@ -71,7 +71,7 @@ def run(args) -> int:
             scorer = build_scorer(settings)
         except ModelLoadError as exc:
             return fail(str(exc))
-    from scorers.evaluation.session import Options, labelled_section, probe_section
+    from evaluation.session import Options, labelled_section, probe_section
 
     options = Options(dataset=str(args.input or ""), sweep=args.sweep, target=target,
                       calibration_out=args.calibration_out, question_mode=not args.no_question_mode,

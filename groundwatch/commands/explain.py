@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from groundwatch.commands.common import fail
-from scorers.explain import render
+from reports.explain import render
 
 
 def register(sub) -> None:

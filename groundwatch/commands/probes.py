@@ -26,8 +26,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from scorers.evaluation.converters import convert
-    from scorers.evaluation.probes import build_probes
+    from evaluation.converters import convert
+    from evaluation.probes import build_probes
 
     supported = []
     try:

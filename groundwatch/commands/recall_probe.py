@@ -61,7 +61,7 @@ def _lazy_embedder():
 
 def build_retriever(args):
     """(retriever, description for the table and JSON); ValueError on bad arguments."""
-    from export.probe_retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN
+    from recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN
 
     if args.retriever == "http":
         if not args.url:
@@ -71,7 +71,7 @@ def build_retriever(args):
         return HttpRetriever(args.url), {"retriever": "http", "url": args.url}
     if not args.index:
         raise ValueError("--retriever opensearch needs --index")
-    from export.verdict_store import connect
+    from export.opensearch_client import connect
 
     section = settings_from(args).opensearch
     if args.opensearch_url:
@@ -85,10 +85,10 @@ def build_retriever(args):
 
 
 def run(args) -> int:
-    from export.probe_metrics import probe_registry, push, serve_until_scraped
-    from export.probe_retrievers import RetrieverError
-    from export.probe_set import load_probes  # its ProbeSetError is a ValueError
-    from export.recall_probe import run_probe
+    from recall_probe.metrics import probe_registry, push, serve_until_scraped
+    from recall_probe.probe import run_probe
+    from recall_probe.probe_set import load_probes  # its ProbeSetError is a ValueError
+    from recall_probe.retrievers import RetrieverError
 
     try:
         ks = _ks(args.k)

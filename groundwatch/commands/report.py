@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from groundwatch.commands.common import fail
+from groundwatch.commands.common import fail, opensearch_settings
 
 
 def register(sub) -> None:
@@ -30,7 +30,7 @@ def register(sub) -> None:
 
 
 def _filter(args):
-    from export.verdict_store import VerdictFilter, parse_time
+    from reports.verdict_store import VerdictFilter, parse_time
 
     return VerdictFilter(parse_time(args.since), parse_time(args.until), args.app, args.model_filter, args.tenant)
 
@@ -39,15 +39,15 @@ def _records(args, f):
     if args.verdicts:
         with open(args.verdicts, encoding="utf-8") as handle:
             return [json.loads(line) for line in handle if line.strip()]
-    from export.verdict_store import connect, search
-    from groundwatch.commands.trace import opensearch_settings
+    from export.opensearch_client import connect
+    from reports.verdict_store import search
 
     section = opensearch_settings(args)
     return list(search(connect(section), section.alias, f))
 
 
 def table(report) -> str:
-    from export.html_report import TITLES
+    from reports.html import TITLES
 
     rows = [f"{report.responses} responses; claims: " + ", ".join(f"{v} {n}" for v, n in report.counts.items())]
     width = max(len(t) for t in TITLES.values())
@@ -64,9 +64,9 @@ def table(report) -> str:
 
 
 def run(args) -> int:
-    from export.html_report import render_html
-    from export.report_data import build_report
-    from export.verdict_store import VerdictStoreError
+    from reports.data import build_report
+    from reports.html import render_html
+    from reports.verdict_store import VerdictStoreError
 
     try:
         f = _filter(args)

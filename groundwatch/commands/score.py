@@ -6,9 +6,9 @@ import json
 import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
+from reports.summary import Summary
 from scorers.errors import InvalidResponse, ModelLoadError, ScoringError
 from scorers.records import ResponseVerdict
-from scorers.summary import Summary
 
 
 def register(sub) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groundwatch.commands.common import fail, settings_from
+from groundwatch.commands.common import fail, opensearch_settings
 
 
 def register(sub) -> None:
@@ -14,17 +14,10 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def opensearch_settings(args):
-    """The settings' opensearch section with --opensearch-url / --alias applied."""
-    section = settings_from(args).opensearch
-    updates = {k: v for k, v in (("url", getattr(args, "opensearch_url", None)),
-                                 ("alias", getattr(args, "alias", None))) if v}
-    return section.model_copy(update=updates)
-
-
 def run(args) -> int:
-    from export.trace import VerdictNotFound, trace
-    from export.verdict_store import VerdictStoreError, connect
+    from export.opensearch_client import connect
+    from reports.trace import VerdictNotFound, trace
+    from reports.verdict_store import VerdictStoreError
 
     section = opensearch_settings(args)
     try:

@@ -158,7 +158,7 @@ def test_dashboards_and_opensearch_files_are_shipped(render) -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_env_var_is_a_known_setting(render, profile: str) -> None:
     # The app ignores unknown GROUNDWATCH_* variables, so a typo here would pass silently.
-    from groundwatch.settings import Settings
+    from config.settings import Settings
 
     manifests = render(profile)
     container = _one(manifests, "Deployment")["spec"]["template"]["spec"]["containers"][0]

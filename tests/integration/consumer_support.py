@@ -17,12 +17,12 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from opensearchpy import OpenSearch
 
+from config.scorer import ScorerConfig
+from config.settings import Settings
 from consumer.batch import Batch
 from consumer.wiring import Job, build_job
 from export.metrics import Metrics
 from export.metrics_server import Health
-from groundwatch.settings import Settings
-from scorers.config import ScorerConfig
 from scorers.pipeline import Scorer
 
 SESSION_TIMEOUT_MS = 6000  # Tansu makes a group join wait about half of this

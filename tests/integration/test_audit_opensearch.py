@@ -9,8 +9,8 @@ import pytest
 from opensearchpy import OpenSearch
 from opensearchpy.helpers import bulk
 
+from audit.documents import read_jsonl, read_opensearch
 from groundwatch.cli import main
-from scorers.audit.documents import read_jsonl, read_opensearch
 from tests.unit.audit_truth import CORPORA
 
 pytestmark = pytest.mark.integration

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from export.opensearch_sink import OpenSearchSink
+from reports.verdict_store import find_by_request_id
 from scorers import SCORER_VERSION
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce_responses,
@@ -64,7 +65,7 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
     # The trace helper finds a verdict through the alias.
     sink = OpenSearchSink(settings.opensearch)
     try:
-        found = sink.search_by_request_id(f"{names.topic}-0003")
+        found = find_by_request_id(sink.client, settings.opensearch.alias, f"{names.topic}-0003")
         assert [d["request_id"] for d in found] == [f"{names.topic}-0003"]
     finally:
         sink.close()

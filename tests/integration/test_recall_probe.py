@@ -23,11 +23,11 @@ import pytest
 from opensearchpy import OpenSearch, helpers
 from prometheus_client.parser import text_string_to_metric_families
 
-from export.probe_retrievers import Hybrid, HttpRetriever, OpenSearchBM25
-from export.probe_set import load_probes
-from export.recall_probe import run_probe
 from groundwatch.cli import main
 from infra.server import free_port
+from recall_probe.probe import run_probe
+from recall_probe.probe_set import load_probes
+from recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25
 
 pytestmark = pytest.mark.integration
 

@@ -57,8 +57,9 @@ def test_trace_reports_a_missing_alias_and_an_unreachable_server(opensearch_url:
 
 
 def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
+    from config.settings import OpenSearchSettings
     from export.opensearch_sink import OpenSearchSink
-    from groundwatch.settings import OpenSearchSettings
+    from reports.verdict_store import find_by_request_id
 
     name = f"gw-sink-trace-{uuid.uuid4().hex[:8]}"
     sink = OpenSearchSink(OpenSearchSettings(url=opensearch_url, alias=name, index_prefix=name,
@@ -73,5 +74,5 @@ def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
     assert main(["trace", "Req-7", "--opensearch-url", opensearch_url, "--alias", name]) == 0
     out = capsys.readouterr().out
     assert out.startswith("request Req-7  (scorer 1.1.0") and "scorer 0.9.0" in out
-    assert [d["scorer_version"] for d in sink.search_by_request_id("Req-7")] == ["1.1.0", "0.9.0"]
+    assert [d["scorer_version"] for d in find_by_request_id(sink.client, name, "Req-7")] == ["1.1.0", "0.9.0"]
     sink.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scorers.audit.documents import read_jsonl
+from audit.documents import read_jsonl
 
 CORPORA = Path(__file__).resolve().parents[1] / "data" / "corpora"
 SHIPPED = Path(__file__).resolve().parents[2] / "scorers" / "models" / "nli-minilm-int8"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorers.audit.facts import disagree, mismatches, sentence_facts, text_facts
+from scorers.facts import disagree, mismatches, sentence_facts, text_facts
 
 
 def one(sentence: str):

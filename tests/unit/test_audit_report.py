@@ -5,10 +5,10 @@ import re
 
 import pytest
 
+from audit.audit import AuditConfig, audit_corpus
+from audit.html import render_html
+from audit.report import REPORT_SCHEMA, to_dict, to_text
 from groundwatch.cli import main
-from scorers.audit.audit import AuditConfig, audit_corpus
-from scorers.audit.html import render_html
-from scorers.audit.report import REPORT_SCHEMA, to_dict, to_text
 from tests.unit.audit_truth import CORPORA, documents, truth
 
 
@@ -81,7 +81,7 @@ def test_cli_without_a_model_suggests_no_nli(tmp_path, capsys):
 
 
 def test_faiss_index_finds_the_same_candidates_as_exact_search(tiny_onnx):
-    from scorers.config import ScorerConfig
+    from config.scorer import ScorerConfig
     from scorers.pipeline import Scorer
 
     scorer = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx)))

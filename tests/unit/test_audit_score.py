@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorers.audit.score import Charge, consistency, parse_weights
+from audit.score import Charge, consistency, parse_weights
 
 DOCS = [f"d{i}" for i in range(10)]
 

@@ -5,8 +5,8 @@ Skipped only while scorers/models/nli-minilm-int8/model.onnx is absent.
 
 import pytest
 
-from scorers.audit.audit import AuditConfig, audit_corpus
-from scorers.config import ScorerConfig
+from audit.audit import AuditConfig, audit_corpus
+from config.scorer import ScorerConfig
 from scorers.pipeline import Scorer
 from tests.unit.audit_truth import SHIPPED, documents, matching_conflict, truth
 

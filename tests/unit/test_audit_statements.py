@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from scorers.audit.documents import CorpusError, Document, batches, parse_date, read_jsonl
-from scorers.audit.statements import statements_of
-from scorers.audit.store import StatementStore
+from audit.documents import CorpusError, Document, batches, parse_date, read_jsonl
+from audit.statements import statements_of
+from audit.store import StatementStore
 
 TEXT = """Refund policy
 

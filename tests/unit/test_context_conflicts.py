@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from config.scorer import ScorerConfig
 from scorers.chunking import Chunk
-from scorers.config import ScorerConfig
 from scorers.conflicts import ConflictFinder, value_mismatch
 from scorers.pipeline import Scorer
 from scorers.records import Verdict

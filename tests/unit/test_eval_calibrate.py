@@ -4,10 +4,10 @@ import json
 
 import pytest
 
+from config.settings import load_settings
+from evaluation.calibrate import Target, choose, parse_target
+from evaluation.sweep import Row
 from groundwatch.cli import main
-from groundwatch.settings import load_settings
-from scorers.evaluation.calibrate import Target, choose, parse_target
-from scorers.evaluation.sweep import Row
 from scorers.thresholds import Thresholds
 
 RECORDS = [

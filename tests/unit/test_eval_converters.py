@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from evaluation.converters import CONVERTERS, convert, repo_data_dir
+from evaluation.passages import pack, unglue
 from groundwatch.cli import main
-from scorers.evaluation.converters import CONVERTERS, convert, repo_data_dir
-from scorers.evaluation.passages import pack, unglue
 from scorers.schema import parse_response
 
 DATA = Path(os.environ.get("GROUNDWATCH_DATA_DIR") or repo_data_dir())

@@ -3,7 +3,7 @@
 import random
 import re
 
-from scorers.evaluation.probes import (
+from evaluation.probes import (
     EDITS,
     build_probes,
     conjoin,

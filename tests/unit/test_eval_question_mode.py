@@ -1,7 +1,7 @@
 """evidence_mode "question": every claim gets the top chunks in the retriever's order."""
 
+from config.scorer import ScorerConfig
 from scorers.chunking import chunk_passages
-from scorers.config import ScorerConfig
 from scorers.retrieval import EvidenceIndex
 from scorers.schema import parse_response
 

@@ -5,12 +5,13 @@ import statistics
 
 import pytest
 
-from scorers.config import ScorerConfig
-from scorers.evaluation.dataset import Labelled, read_labelled
-from scorers.evaluation.scored import Variant, claim_verdict, load_scored, score_all
+from config.scorer import ScorerConfig
+from evaluation.dataset import Labelled, read_labelled
+from evaluation.scored import Variant, claim_verdict, load_scored, score_all
 from scorers.pipeline import Scorer
 from scorers.records import Verdict
 from scorers.schema import parse_response
+from scorers.thresholds import Thresholds
 
 RECORDS = [
     {"request_id": "a", "answer": "Refunds are available within 30 days. Enterprise customers get 60 days with "
@@ -83,7 +84,7 @@ def test_redecide_equals_fresh_score_at_the_same_thresholds(tiny_onnx, items, st
     tau_e = middle_entailment(scored)
     settings = dict(tau_entailment=tau_e, tau_contradiction=0.3, threshold_mode=mode, threshold_pivot=0.3)
     fresh = fresh_verdicts(tiny_onnx, items, embedder, **settings)
-    variant = Variant(ScorerConfig(**settings).thresholds())
+    variant = Variant(Thresholds.from_config(ScorerConfig(**settings)))
     redecided = [[claim_verdict(c, variant)[0] for c in s.claims] for s in scored]
     assert redecided == fresh
     flat = [v for r in fresh for v in r if v is not Verdict.SKIPPED]
@@ -94,7 +95,7 @@ def test_dropping_pair_premises_equals_pair_top_zero(tiny_onnx, items, stored):
     scored, embedder = stored
     settings = dict(tau_entailment=middle_entailment(scored), tau_contradiction=0.3)
     fresh = fresh_verdicts(tiny_onnx, items, embedder, pair_top=0, **settings)
-    variant = Variant(ScorerConfig(**settings).thresholds(), pairs=False)
+    variant = Variant(Thresholds.from_config(ScorerConfig(**settings)), pairs=False)
     assert [[claim_verdict(c, variant)[0] for c in s.claims] for s in scored] == fresh
     assert any(e.kind == "pair" for s in scored for c in s.claims for e in c.evidence)
 
@@ -103,7 +104,7 @@ def test_dropping_checks_equals_free_checks_off(tiny_onnx, items, stored):
     scored, embedder = stored
     settings = dict(tau_entailment=0.01, tau_contradiction=0.99)  # everything entailed unless a check caps it
     fresh = fresh_verdicts(tiny_onnx, items, embedder, free_checks=False, **settings)
-    variant = Variant(ScorerConfig(**settings).thresholds(), free_checks=False)
+    variant = Variant(Thresholds.from_config(ScorerConfig(**settings)), free_checks=False)
     assert [[claim_verdict(c, variant)[0] for c in s.claims] for s in scored] == fresh
     capped = [claim_verdict(c, Variant(variant.thresholds))[0] for s in scored for c in s.claims]
     assert Verdict.NOT_ENOUGH_INFO in capped, "the 'freezes at 0' claim fails the numbers check"

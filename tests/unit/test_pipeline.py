@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from scorers.config import ScorerConfig
+from config.scorer import ScorerConfig
 from scorers.errors import ScoringError
 from scorers.pipeline import Scorer
 from scorers.records import Verdict

@@ -1,0 +1,130 @@
+"""One frozen, typed settings object, loaded once in the entrypoint and passed down.
+
+Environment variables use the prefix GROUNDWATCH_ and `__` between sections,
+e.g. GROUNDWATCH_KAFKA__BOOTSTRAP_SERVERS or GROUNDWATCH_SCORER__TAU_ENTAILMENT.
+A JSON config file (--config) gives defaults that the environment overrides.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from config.scorer import ScorerConfig
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class KafkaSettings(_Section):
+    bootstrap_servers: str = "127.0.0.1:9092"
+    input_topic: str = "rag-responses"
+    group_id: str = "groundwatch"
+    dead_letter_topic: str = "groundwatch-dead-letters"
+    alerts_topic: str = "groundwatch-alerts"
+    batch_size: int = Field(64, ge=1)
+    poll_timeout_s: float = 1.0
+    session_timeout_ms: int = 45000
+    max_poll_interval_ms: int = 300000
+    auto_offset_reset: str = "earliest"
+    security_protocol: str = "PLAINTEXT"  # PLAINTEXT | SSL | SASL_PLAINTEXT | SASL_SSL
+    sasl_mechanism: str | None = None     # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
+    sasl_username: str | None = None
+    sasl_password: SecretStr | None = None
+    ssl_ca_location: str | None = None
+    ssl_certificate_location: str | None = None
+    ssl_key_location: str | None = None
+    ssl_key_password: SecretStr | None = None
+    produce_timeout_s: float = 30.0  # dead letters and alerts: delivery must be confirmed within this
+
+    def client_config(self) -> dict[str, Any]:
+        """librdkafka properties shared by consumer and producers."""
+        conf: dict[str, Any] = {"bootstrap.servers": self.bootstrap_servers,
+                                "security.protocol": self.security_protocol}
+        optional = {
+            "sasl.mechanism": self.sasl_mechanism,
+            "sasl.username": self.sasl_username,
+            "sasl.password": self.sasl_password.get_secret_value() if self.sasl_password else None,
+            "ssl.ca.location": self.ssl_ca_location,
+            "ssl.certificate.location": self.ssl_certificate_location,
+            "ssl.key.location": self.ssl_key_location,
+            "ssl.key.password": self.ssl_key_password.get_secret_value() if self.ssl_key_password else None,
+        }
+        conf.update({k: v for k, v in optional.items() if v is not None})
+        return conf
+
+
+class OpenSearchSettings(_Section):
+    url: str = "http://127.0.0.1:9200"
+    alias: str = "groundwatch-verdicts"
+    index_prefix: str = "groundwatch-verdicts"
+    index_period: str = "month"  # day | month: one index per period behind the alias
+    username: str | None = None
+    password: SecretStr | None = None
+    verify_certs: bool = True
+    ca_certs: str | None = None
+    timeout_s: float = 10.0
+    number_of_shards: int = Field(1, ge=1)    # of each time-based index (index template)
+    number_of_replicas: int = Field(1, ge=0)
+
+
+class AlertSettings(_Section):
+    enabled: bool = True
+    webhook_url: str | None = None
+    webhook_token: SecretStr | None = None
+
+
+class MetricsSettings(_Section):
+    host: str = "0.0.0.0"
+    port: int = 9108
+
+
+class ConsumerSettings(_Section):
+    max_inflight_responses: int = Field(256, ge=1)
+    sink_retry_initial_s: float = 0.5
+    sink_retry_max_s: float = 30.0
+    shutdown_timeout_s: float = 30.0
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GROUNDWATCH_", env_nested_delimiter="__", frozen=True,
+                                      extra="ignore")
+
+    log_format: str = "auto"  # auto | json | console
+    log_level: str = "info"
+    kafka: KafkaSettings = KafkaSettings()
+    opensearch: OpenSearchSettings = OpenSearchSettings()
+    scorer: ScorerConfig = ScorerConfig()
+    alerts: AlertSettings = AlertSettings()
+    metrics: MetricsSettings = MetricsSettings()
+    consumer: ConsumerSettings = ConsumerSettings()
+
+    def masked(self) -> dict[str, Any]:
+        """For the start-up log: SecretStr fields print as '**********'."""
+        return json.loads(self.model_dump_json())
+
+
+def load_settings(config_file: str | Path | None = None) -> Settings:
+    """Settings from a JSON file (optional), overridden by GROUNDWATCH_* environment variables."""
+    if config_file is None:
+        return Settings()
+    data = json.loads(Path(config_file).read_text())
+    env = Settings()  # environment only
+    explicit = env.model_dump(exclude_unset=True)
+    merged = _deep_merge(data, explicit)
+    return Settings(**merged)
+
+
+def _deep_merge(base: dict, override: dict) -> dict:
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out

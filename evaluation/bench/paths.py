@@ -1,0 +1,156 @@
+"""The ways of running the model that the benchmark compares; each runs inside a child process.
+
+Every path gets the same pairs and returns class probabilities in
+(entailment, neutral, contradiction) order, so the parent can check that all
+paths ran the same model.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scorers.nli.base import read_label_order, softmax
+
+Pair = tuple[str, str]
+WARMUP = 8
+
+
+def _ordered(probs: np.ndarray, model_dir: str) -> list[list[float]]:
+    labels = read_label_order(Path(model_dir))
+    cols = [labels["entailment"], labels["neutral"], labels["contradiction"]]
+    return np.round(probs[:, cols], 5).tolist()
+
+
+def _timed(fn, pairs: list[Pair]) -> tuple[float, object]:
+    fn(pairs[:WARMUP])
+    start = time.perf_counter()
+    out = fn(pairs)
+    return time.perf_counter() - start, out
+
+
+def _batched(predict, pairs: list[Pair], batch: int) -> list:
+    out = []
+    for start in range(0, len(pairs), batch):
+        out.extend(predict(pairs[start:start + batch]))
+    return out
+
+
+def backend_path(spec: dict, model_dir: str, backend: str, **kwargs) -> dict:
+    """A bare NLIBackend in fixed batches: isolates the runtime (PyTorch vs ONNX, fp32 vs int8)."""
+    if backend == "onnx":
+        from scorers.nli.onnx_backend import OnnxBackend as cls
+
+        kwargs["threads"] = spec.get("threads")
+    else:
+        from scorers.nli.torch_backend import TorchBackend as cls
+    model = cls(Path(model_dir), max_length=spec["max_length"], **kwargs)
+    seconds, scores = _timed(lambda ps: _batched(model.predict, ps, spec["batch_size"]), spec["pairs"])
+    probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]
+    return {"seconds": seconds, "probs": np.round(np.array(probs), 5).tolist(), "provider": model.provider,
+            "precision": model.precision}
+
+
+def reference_loop(spec: dict) -> dict:
+    """transformers text-classification pipeline, called once per (passage, claim) pair."""
+    from transformers import pipeline
+
+    ckpt = spec["torch_checkpoint"]
+    pipe = pipeline("text-classification", model=ckpt, tokenizer=ckpt, device=-1, top_k=None)
+    index = {name.lower(): i for name, i in _label_index(ckpt).items()}
+
+    def run(pairs):
+        rows = []
+        for premise, claim in pairs:
+            result = pipe({"text": premise, "text_pair": claim}, truncation=True, max_length=spec["max_length"])
+            row = [0.0, 0.0, 0.0]
+            for item in result:
+                row[index[item["label"].lower()]] = item["score"]
+            rows.append(row)
+        return rows
+
+    # One pair at a time has no batch effects, so a prefix of the same pairs gives its rate.
+    pairs = spec["pairs"][:spec["reference_pairs"]]
+    seconds, rows = _timed(run, pairs)
+    return {"seconds": seconds, "n_pairs": len(pairs), "probs": _ordered(np.array(rows), ckpt), "provider": "cpu",
+            "precision": "fp32"}
+
+
+def _label_index(ckpt: str) -> dict[str, int]:
+    import json
+
+    config = json.loads((Path(ckpt) / "config.json").read_text())
+    return {v: int(k) for k, v in config["id2label"].items()}
+
+
+def cross_encoder(spec: dict) -> dict:
+    """sentence-transformers CrossEncoder.predict with its own batching."""
+    from sentence_transformers import CrossEncoder
+
+    ckpt = spec["torch_checkpoint"]
+    model = CrossEncoder(ckpt, max_length=spec["max_length"], device="cpu")
+    seconds, logits = _timed(lambda ps: model.predict(ps, batch_size=spec["batch_size"], show_progress_bar=False,
+                                                      convert_to_numpy=True), spec["pairs"])
+    return {"seconds": seconds, "probs": _ordered(softmax(np.asarray(logits, np.float64)), ckpt),
+            "provider": "cpu", "precision": "fp32"}
+
+
+def groundwatch(spec: dict) -> dict:
+    """The Scorer: dynamic batching and the pair cache for pairs; the whole pipeline for responses."""
+    from config.scorer import ScorerConfig
+    from scorers.nli.factory import load_backend
+    from scorers.pipeline import Scorer
+    from scorers.retrieval import Embedder
+    from scorers.schema import parse_response
+
+    config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
+                          threads=spec.get("threads"))
+    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads)
+    backend.warmup()
+
+    def fresh(**updates) -> Scorer:  # a new scorer: empty pair cache, empty embedding cache
+        embedder = Embedder()
+        embedder.encode(["warm up the embedding model"])
+        return Scorer(config.model_copy(update=updates), backend, embedder)
+
+    scorer = fresh()
+    seconds, scores = _timed(scorer.pairs.score, spec["pairs"])
+    probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]
+    responses = [parse_response(r) for r in spec["responses"]]
+    out = {"seconds": seconds, "probs": np.round(np.array(probs), 5).tolist(), "provider": backend.provider,
+           "precision": backend.precision, "batches": scorer.batcher.stats.batches}
+    scorer.close()
+    for conflicts in (True, False):
+        scorer = fresh(context_conflicts=conflicts)
+        start = time.perf_counter()
+        scorer.score(responses)
+        elapsed = time.perf_counter() - start
+        key = "with_conflicts" if conflicts else "without_conflicts"
+        out[f"responses_{key}"] = {"seconds": elapsed, "responses_per_s": len(responses) / elapsed,
+                                   "model_pairs": scorer.batcher.stats.pairs}
+        scorer.close()
+    scorer = fresh()
+    latencies = []
+    for response in responses:
+        start = time.perf_counter()
+        scorer.score([response])
+        latencies.append(time.perf_counter() - start)
+    scorer.close()
+    out["latency_s"] = {"p50": statistics.median(latencies), "p99": float(np.percentile(latencies, 99)),
+                        "n": len(latencies)}
+    return out
+
+
+PATHS = {
+    "groundwatch": groundwatch,
+    "reference_loop": reference_loop,
+    "cross_encoder": cross_encoder,
+    "torch_fp32": lambda spec: backend_path(spec, spec["torch_checkpoint"], "torch", device="cpu"),
+    "onnx_fp32": lambda spec: backend_path(spec, spec["onnx_fp32"], "onnx", providers="cpu"),
+    "onnx_int8": lambda spec: backend_path(spec, spec["model_dir"], "onnx", providers="cpu"),
+    "torch_cuda_fp16": lambda spec: backend_path(spec, spec["torch_checkpoint"], "torch", device="cuda", fp16=True),
+    "onnx_cuda_fp32": lambda spec: backend_path(spec, spec["onnx_fp32"], "onnx", providers="cuda"),
+}

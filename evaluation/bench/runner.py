@@ -1,0 +1,133 @@
+"""Run every benchmark path in its own process, then compare them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evaluation.bench.child import MARKER
+from evaluation.bench.inputs import load_responses, pairs_of
+from evaluation.bench.machine import machine
+
+CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8")
+CUDA_PATHS = ("torch_cuda_fp16", "onnx_cuda_fp32")
+NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "torch_cuda_fp16", "onnx_cuda_fp32"}
+REFERENCE = "torch_fp32"  # probabilities of every path are compared with this one
+
+
+@dataclass
+class BenchSpec:
+    model_dir: Path                 # the served int8 ONNX directory
+    torch_checkpoint: Path          # the PyTorch checkpoint it was exported from
+    onnx_fp32: Path | None = None   # exported on the fly when absent
+    pairs: int = 300
+    reference_pairs: int = 100      # the per-pair loop is slow; it runs on the first N of the same pairs
+    responses_file: Path | None = None
+    responses: int = 40
+    batch_size: int = 32
+    max_length: int = 256
+    paths: tuple[str, ...] | None = None
+    threads: int | None = None      # intra-op threads of every path (None: each library's default)
+
+
+def _child(path: str, payload: dict, timeout: float) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "evaluation.bench.child"], input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=timeout)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(MARKER)]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        return {"error": f"exit {proc.returncode}: {tail[0][:300]}"}
+    return json.loads(lines[-1][len(MARKER):])
+
+
+def _agreement(probs: list, reference: list) -> dict:
+    a = np.asarray(probs)
+    b = np.asarray(reference)[:len(a)]  # a path that ran a prefix of the pairs
+    return {"max_abs_prob_diff": float(np.abs(a - b).max()),
+            "argmax_agreement": float((a.argmax(1) == b.argmax(1)).mean())}
+
+
+def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
+    import torch
+
+    info = machine()
+    responses, source = load_responses(spec.responses_file, spec.responses)
+    pairs = pairs_of(responses, spec.pairs)
+    paths = list(spec.paths or CPU_PATHS + (CUDA_PATHS if torch.cuda.is_available() else ()))
+    if "onnx_cuda_fp32" in paths and "CUDAExecutionProvider" not in info["onnxruntime_providers"]:
+        paths.remove("onnx_cuda_fp32")
+    notes = []
+    have_torch = (spec.torch_checkpoint / "config.json").exists()
+    if not have_torch:
+        notes.append(f"no PyTorch checkpoint at {spec.torch_checkpoint}: torch-based paths skipped")
+        paths = [p for p in paths if p not in NEEDS_TORCH]
+    with tempfile.TemporaryDirectory() as tmp:
+        checkpoint = spec.torch_checkpoint
+        if have_torch and _is_compact(checkpoint):
+            from training.compact_checkpoint import materialise
+
+            checkpoint = materialise(checkpoint, Path(tmp) / "torch")
+            notes.append("PyTorch baselines run on fp32 weights dequantised from the compact int8 copy "
+                         f"in {spec.torch_checkpoint} (training/compact_checkpoint.py)")
+        onnx_fp32 = spec.onnx_fp32
+        if have_torch and onnx_fp32 is None and any(p.startswith("onnx_") and p != "onnx_int8" for p in paths):
+            from scorers.nli.onnx_export import export_checkpoint
+
+            start = time.perf_counter()
+            onnx_fp32 = export_checkpoint(checkpoint, Path(tmp) / "fp32", "fp32")
+            notes.append(f"ONNX fp32 exported from the checkpoint in {time.perf_counter() - start:.1f} s (not timed)")
+        payload = {"pairs": pairs, "responses": responses, "model_dir": str(spec.model_dir),
+                   "torch_checkpoint": str(checkpoint), "onnx_fp32": str(onnx_fp32),
+                   "batch_size": spec.batch_size, "max_length": spec.max_length, "providers": "cpu",
+                   "reference_pairs": spec.reference_pairs, "threads": spec.threads}
+        results = {p: _child(p, {**payload, "path": p}, timeout) for p in paths}
+    info["threads"] = spec.threads or "library defaults"
+    return summarise(results, info, len(pairs), len(responses), source, notes)
+
+
+def _is_compact(checkpoint: Path) -> bool:
+    from training.compact_checkpoint import WEIGHTS
+
+    ordinary = list(checkpoint.glob("*.safetensors")) + list(checkpoint.glob("pytorch_model*.bin"))
+    return (checkpoint / WEIGHTS).exists() and all(p.name == WEIGHTS for p in ordinary)
+
+
+def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source: str, notes: list[str]) -> dict:
+    reference = results.get(REFERENCE, {}).get("probs")
+    paths = {}
+    for name, r in results.items():
+        if "error" in r:
+            paths[name] = r
+            continue
+        done = r.get("n_pairs", n_pairs)
+        entry = {"pairs_per_s": done / r["seconds"], "pairs": done, "seconds": r["seconds"], "provider": r["provider"],
+                 "precision": r["precision"], "peak_rss_mb": r["peak_rss_mb"]}
+        if reference and name != REFERENCE:
+            entry["vs_torch_fp32"] = _agreement(r["probs"], reference)
+        for key in ("responses_with_conflicts", "responses_without_conflicts", "latency_s", "batches"):
+            if key in r:
+                entry[key] = r[key]
+        paths[name] = entry
+    return {"machine": info, "inputs": {"pairs": n_pairs, "responses": n_responses, "responses_source": source},
+            "paths": paths, "ratios": ratios(paths), "notes": notes}
+
+
+def ratios(paths: dict) -> dict:
+    speed = {k: v["pairs_per_s"] for k, v in paths.items() if "pairs_per_s" in v}
+    wanted = [("groundwatch", "reference_loop"), ("groundwatch", "cross_encoder"), ("onnx_fp32", "torch_fp32"),
+              ("onnx_int8", "torch_fp32"), ("onnx_int8", "onnx_fp32"), ("torch_cuda_fp16", "torch_fp32"),
+              ("onnx_cuda_fp32", "torch_fp32")]
+    out = {f"{a}/{b}": speed[a] / speed[b] for a, b in wanted if a in speed and b in speed}
+    g = paths.get("groundwatch", {})
+    if "responses_with_conflicts" in g:
+        on, off = g["responses_with_conflicts"], g["responses_without_conflicts"]
+        out["context_conflicts time on/off"] = on["seconds"] / off["seconds"]
+        out["context_conflicts model pairs on/off"] = on["model_pairs"] / max(1, off["model_pairs"])
+    return out

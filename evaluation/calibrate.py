@@ -1,0 +1,68 @@
+"""Pick thresholds on a calibration split and write them as a loadable settings file.
+
+Targets: `balanced-accuracy` (maximise it) or `recall>=X` / `precision>=X` on
+the unsupported class (meet the floor, then maximise the other one). Ties go
+to the row closest to the shipped defaults, static mode first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluation.sweep import Row
+from scorers.thresholds import MODES, Thresholds
+
+_FLOOR = re.compile(r"^(recall|precision)\s*>=\s*([01](?:\.\d+)?)$")
+
+
+@dataclass(frozen=True)
+class Target:
+    metric: str             # balanced_accuracy | recall | precision
+    floor: float | None = None
+
+    def __str__(self) -> str:
+        return "balanced-accuracy" if self.floor is None else f"{self.metric}>={self.floor}"
+
+
+def parse_target(text: str) -> Target:
+    text = text.strip().lower()
+    if text in ("balanced-accuracy", "balanced_accuracy"):
+        return Target("balanced_accuracy")
+    m = _FLOOR.match(text)
+    if not m:
+        raise ValueError(f"calibration target {text!r}: expected balanced-accuracy, recall>=X or precision>=X")
+    return Target(m.group(1), float(m.group(2)))
+
+
+def _closeness(row: Row, default: Thresholds) -> tuple:
+    return (MODES.index(row.mode), abs(row.tau_entailment - default.tau_entailment),
+            abs(row.tau_contradiction - default.tau_contradiction), abs(row.pivot - default.pivot))
+
+
+def choose(rows: list[Row], target: Target, default: Thresholds) -> Row:
+    """The best row for the target; raises ValueError when no row meets a floor."""
+    value = lambda r, m: -1.0 if getattr(r, m) is None else getattr(r, m)  # noqa: E731
+    if target.floor is None:
+        return min(rows, key=lambda r: (-value(r, "balanced_accuracy"), _closeness(r, default)))
+    other = "precision" if target.metric == "recall" else "recall"
+    meeting = [r for r in rows if value(r, target.metric) >= target.floor]
+    if not meeting:
+        best = max(value(r, target.metric) for r in rows)
+        raise ValueError(f"no thresholds reach {target}; the best {target.metric} on this split is {best:.3f}")
+    return min(meeting, key=lambda r: (-value(r, other), -value(r, "balanced_accuracy"), _closeness(r, default)))
+
+
+def settings_document(row: Row, target: Target, dataset: str, n: int, metrics: dict) -> dict:
+    """`{"scorer": {...}}` for `groundwatch --config`; the `calibration` section is ignored when loading."""
+    return {
+        "scorer": {"tau_entailment": row.tau_entailment, "tau_contradiction": row.tau_contradiction,
+                   "threshold_mode": row.mode, "threshold_pivot": row.pivot},
+        "calibration": {"target": str(target), "dataset": dataset, "n": n, "metrics": metrics},
+    }
+
+
+def write_settings(document: dict, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(document, indent=2) + "\n")

@@ -1,0 +1,41 @@
+"""QAGS (CNN/DM and XSum summary sentences judged against the article by 3 workers).
+
+Label mapping: a majority of the votes `yes` -> supported, else unsupported.
+
+One response per summary sentence; the article, split into sentences and
+packed into passages of about 120 words, gives the passages. The source
+(cnndm or xsum) is a stratum hint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from evaluation.converters.common import labelled, nonempty, read_jsonl
+from evaluation.labels import SUPPORTED, UNSUPPORTED
+from evaluation.passages import pack, passage_records, sentences_of
+from evaluation.sampling import sample
+
+SOURCES = ("cnndm", "xsum")
+
+
+def majority(votes: list[str]) -> str:
+    yes = sum(1 for v in votes if v.strip().lower() == "yes")
+    return SUPPORTED if yes * 2 > len(votes) else UNSUPPORTED
+
+
+def convert(data_dir: Path, limit: int | None = None, seed: int = 0) -> Iterator[dict]:
+    items = []
+    for source in SOURCES:
+        for a, article in enumerate(read_jsonl(data_dir / "qags" / f"mturk_{source}.jsonl")):
+            for s, summary in enumerate(article["summary_sentences"]):
+                items.append((source, a, s, article["article"], summary))
+    out = []
+    for source, a, s, article, summary in sample(items, limit, seed):
+        votes = [r["response"] for r in summary["responses"]]
+        passages = passage_records([p.text for p in pack(sentences_of(article))])
+        out.append(labelled(f"qags-{source}-{a}-{s}", summary["sentence"], passages, majority(votes),
+                            set_name="qags", source_label=f"{sum(v == 'yes' for v in votes)}/{len(votes)} yes",
+                            stratum=[f"qags_{source}"]))
+    yield from nonempty(iter(out))

@@ -1,0 +1,138 @@
+"""Score once, decide many times.
+
+The model runs once per response; each claim keeps its raw evidence (NLI
+probabilities and retrieval score per premise) and its free-check results.
+Any other thresholds, or the same run without free checks or without the
+pairwise premises, are then re-decided with `scorers.decide.decide` on the
+stored evidence, with no model call. Dropping the checks equals a run with
+free_checks off, and dropping the "pair" premises equals pair_top 0: neither
+changes which single chunks are retrieved or how they score.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaluation.dataset import Labelled
+from scorers.decide import decide
+from scorers.errors import ScoringError
+from scorers.records import Check, ClaimVerdict, Evidence, Verdict
+from scorers.thresholds import Thresholds
+
+
+@dataclass
+class StoredClaim:
+    verdict: Verdict  # as decided in the scoring run
+    evidence: list[Evidence]
+    checks: list[Check]
+    flags: list[str]
+
+    @property
+    def skipped(self) -> bool:
+        return self.verdict is Verdict.SKIPPED
+
+    @classmethod
+    def from_verdict(cls, c: ClaimVerdict) -> "StoredClaim":
+        return cls(c.verdict, list(c.evidence), list(c.checks), list(c.flags))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "StoredClaim":
+        evidence = [Evidence(e["passage_ids"], [tuple(o) for o in e["offsets"]], e["entailment"], e["neutral"],
+                             e["contradiction"], e["retrieval_score"], e.get("kind", "chunk"))
+                    for e in d.get("evidence", [])]
+        checks = [Check(c["name"], c["passed"], c.get("detail", "")) for c in d.get("checks", [])]
+        return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])))
+
+
+@dataclass
+class Scored:
+    item: Labelled
+    claims: list[StoredClaim] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How to re-decide: thresholds, with or without free checks and pairwise premises."""
+
+    thresholds: Thresholds
+    free_checks: bool = True
+    pairs: bool = True
+
+
+@dataclass(frozen=True)
+class Prediction:
+    unsupported: bool  # any checked claim not SUPPORTED
+    three_way: str     # contradicted > not_enough_info > supported
+    score: float       # 1 - minimum over checked claims of the best entailment
+
+
+def claim_verdict(claim: StoredClaim, variant: Variant) -> tuple[Verdict, list[str]]:
+    if claim.skipped:
+        return Verdict.SKIPPED, claim.flags
+    evidence = claim.evidence if variant.pairs else [e for e in claim.evidence if e.kind == "chunk"]
+    return decide(evidence, claim.checks if variant.free_checks else [], variant.thresholds)
+
+
+def predict(scored: Scored, variant: Variant) -> Prediction:
+    verdicts, entailments = [], []
+    for claim in scored.claims:
+        if claim.skipped:
+            continue
+        verdict, _ = claim_verdict(claim, variant)
+        verdicts.append(verdict)
+        evidence = claim.evidence if variant.pairs else [e for e in claim.evidence if e.kind == "chunk"]
+        entailments.append(max((e.entailment for e in evidence), default=0.0))
+    if Verdict.CONTRADICTED in verdicts:
+        three = "contradicted"
+    elif Verdict.NOT_ENOUGH_INFO in verdicts:
+        three = "not_enough_info"
+    else:
+        three = "supported"
+    return Prediction(three != "supported", three, 1.0 - min(entailments, default=1.0))
+
+
+def score_all(scorer, items: list[Labelled], batch: int = 32, progress: bool = False,
+              verdicts_out: str | Path | None = None) -> list[Scored]:
+    """Run the real pipeline once over every response; optionally keep the verdict records."""
+    from tqdm import tqdm
+
+    out: list[Scored] = []
+    sink = open(verdicts_out, "w", encoding="utf-8") if verdicts_out else None
+    try:
+        with tqdm(total=len(items), unit="resp", disable=not progress, file=sys.stderr) as bar:
+            for start in range(0, len(items), batch):
+                chunk = items[start:start + batch]
+                for item, result in zip(chunk, scorer.score([i.response for i in chunk])):
+                    if isinstance(result, ScoringError):
+                        out.append(Scored(item, error=str(result)))
+                    else:
+                        out.append(Scored(item, [StoredClaim.from_verdict(c) for c in result.claims]))
+                        if sink:
+                            sink.write(json.dumps(result.to_dict()) + "\n")
+                    bar.update(1)
+    finally:
+        if sink:
+            sink.close()
+    return out
+
+
+def load_scored(items: list[Labelled], verdicts_path: str | Path) -> list[Scored]:
+    """Pair labelled items with verdict records written earlier (`groundwatch score` output)."""
+    by_id: dict[str, dict] = {}
+    with open(verdicts_path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                record = json.loads(line)
+                by_id[record["request_id"]] = record
+    out = []
+    for item in items:
+        record = by_id.get(item.request_id)
+        if record is None:
+            out.append(Scored(item, error="no verdict record for this request_id"))
+        else:
+            out.append(Scored(item, [StoredClaim.from_dict(c) for c in record["claims"]]))
+    return out

@@ -1,0 +1,40 @@
+"""Strata of a scored response, derived from its text, its hints and its verdicts.
+
+  numeric            the answer states a number, date or percentage
+  negation           the answer contains a negation
+  multi_hop          the data says the support needs two or more sentences / paragraphs
+  multi_hop_flagged  the checker entailed a claim only from two chunks joined
+  decorative_heavy   at least half of the answer's claims were skipped as decorative
+  long_passages      the passages hold 800 words or more together
+  set:NAME           the source data set
+plus any other hint the converter gave (begin_generic, qags_xsum, short_answer ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evaluation.scored import Scored, Variant, claim_verdict
+from scorers.numbers import quantities
+
+LONG_PASSAGE_WORDS = 800
+_NEGATION = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n't\b", re.I)
+
+
+def strata_of(scored: Scored, variant: Variant) -> list[str]:
+    response = scored.item.response
+    out = {f"set:{scored.item.set_name}"}
+    out.update(h for h in scored.item.hints)
+    if quantities(response.answer):
+        out.add("numeric")
+    if _NEGATION.search(response.answer):
+        out.add("negation")
+    claims = scored.claims
+    skipped = sum(1 for c in claims if c.skipped)
+    if claims and skipped * 2 >= len(claims):
+        out.add("decorative_heavy")
+    if any("multi_hop" in claim_verdict(c, variant)[1] for c in claims if not c.skipped):
+        out.add("multi_hop_flagged")
+    if sum(len(p.text.split()) for p in response.passages) >= LONG_PASSAGE_WORDS:
+        out.add("long_passages")
+    return sorted(out)

@@ -1,0 +1,1 @@
+"""The recall@k probe: labelled probe questions, retrievers, probe metrics."""
