@@ -18,6 +18,12 @@ from reports.verdict_store import VerdictFilter, parse_time, scored_at
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "SKIPPED")
 CLAIM_RATES = {"faithfulness": "SUPPORTED", "contradiction": "CONTRADICTED", "unverifiable": "NOT_ENOUGH_INFO"}
 RESPONSE_RATE = "responses_with_unsupported"
+TITLES = {
+    "faithfulness": "Claim faithfulness (SUPPORTED)",
+    "contradiction": "Claims contradicted",
+    "unverifiable": "Claims unverifiable (NOT_ENOUGH_INFO)",
+    RESPONSE_RATE: "Responses with an unsupported claim",
+}
 BUCKET_SIZES = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
 
 

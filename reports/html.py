@@ -9,16 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from html import escape
 
-from reports.data import CLAIM_RATES, RESPONSE_RATE, VERDICTS, Report
+from reports.data import CLAIM_RATES, RESPONSE_RATE, TITLES, VERDICTS, Report
 from reports.rates import Rate
 from reports.svg_charts import COLOURS, bar_chart, rate_chart, stacked_bars
 
-TITLES = {
-    "faithfulness": "Claim faithfulness (SUPPORTED)",
-    "contradiction": "Claims contradicted",
-    "unverifiable": "Claims unverifiable (NOT_ENOUGH_INFO)",
-    RESPONSE_RATE: "Responses with an unsupported claim",
-}
 LINE_COLOURS = {"faithfulness": COLOURS["SUPPORTED"], "contradiction": COLOURS["CONTRADICTED"],
                 "unverifiable": "#b07800", RESPONSE_RATE: "#1f5fa8"}
 CSS = """

@@ -1,9 +1,10 @@
-"""Running counts over verdicts and the summary table printed at the end of a run."""
+"""Text tables: running counts printed at the end of `score`, and the rates of a `report`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reports.data import TITLES, Report
 from scorers.records import ResponseVerdict, Verdict
 
 
@@ -36,3 +37,19 @@ class Summary:
         ]
         width = max(len(r[0]) for r in rows)
         return "\n".join(f"{name:<{width}}  {count:>6}  {share}".rstrip() for name, count, share in rows)
+
+
+def rates_table(report: Report) -> str:
+    """The rates of a report with their 95% intervals, one line each (what `groundwatch report` prints)."""
+    rows = [f"{report.responses} responses; claims: " + ", ".join(f"{v} {n}" for v, n in report.counts.items())]
+    width = max(len(t) for t in TITLES.values())
+    for name, rate in report.rates.items():
+        if rate.estimate is None:
+            rows.append(f"{TITLES[name]:<{width}}  -")
+            continue
+        extra = ""
+        if rate.rho is not None:
+            extra = f"  (rho {rate.rho:.3f}, DEFF {rate.deff:.2f}, n_eff {rate.n_effective:.1f})"
+        rows.append(f"{TITLES[name]:<{width}}  {100 * rate.estimate:5.1f}%  95% CI {100 * rate.low:5.1f}% - "
+                    f"{100 * rate.high:5.1f}%  [{rate.successes}/{rate.n}]{extra}")
+    return "\n".join(rows)

@@ -28,13 +28,10 @@ def _documents(args, settings):
 
     if args.input:
         return read_jsonl(args.input)
-    from opensearchpy import OpenSearch
+    from export.opensearch_client import connect
 
-    os_settings = settings.opensearch
-    auth = (os_settings.username, os_settings.password.get_secret_value()) if os_settings.username and \
-        os_settings.password else None
-    client = OpenSearch(hosts=[args.opensearch_url], http_auth=auth, verify_certs=os_settings.verify_certs,
-                        ca_certs=os_settings.ca_certs, timeout=os_settings.timeout_s)
+    # opensearch-py's default of 3 retries: a long scan should survive a dropped connection.
+    client = connect(settings.opensearch.model_copy(update={"url": args.opensearch_url}), max_retries=3)
     return read_opensearch(client, args.index)
 
 

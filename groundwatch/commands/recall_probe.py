@@ -45,43 +45,16 @@ def _ks(text: str) -> list[int]:
     return ks
 
 
-def _lazy_embedder():
-    # Loading the model costs seconds; only k-NN probes without their own vector need it.
-    holder = {}
+def _retriever(args):
+    from recall_probe.factory import build_retriever
 
-    def embed(texts):
-        if "model" not in holder:
-            from scorers.retrieval import Embedder
-
-            holder["model"] = Embedder()
-        return holder["model"].encode(texts)
-
-    return embed
-
-
-def build_retriever(args):
-    """(retriever, description for the table and JSON); ValueError on bad arguments."""
-    from recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN
-
-    if args.retriever == "http":
-        if not args.url:
-            raise ValueError("--retriever http needs --url")
-        if args.mode:
-            raise ValueError("--mode applies to --retriever opensearch; the HTTP endpoint ranks by itself")
-        return HttpRetriever(args.url), {"retriever": "http", "url": args.url}
-    if not args.index:
-        raise ValueError("--retriever opensearch needs --index")
-    from export.opensearch_client import connect
-
-    section = settings_from(args).opensearch
-    if args.opensearch_url:
-        section = section.model_copy(update={"url": args.opensearch_url})
-    client = connect(section)
-    mode = args.mode or "bm25"
-    bm25 = OpenSearchBM25(client, args.index, args.field, args.id_field)
-    knn = OpenSearchKNN(client, args.index, args.vector_field, _lazy_embedder(), args.id_field)
-    retriever = {"bm25": bm25, "knn": knn, "hybrid": Hybrid([bm25, knn])}[mode]
-    return retriever, {"retriever": "opensearch", "index": args.index, "mode": mode}
+    section = None
+    if args.retriever == "opensearch" and args.index:
+        section = settings_from(args).opensearch
+        if args.opensearch_url:
+            section = section.model_copy(update={"url": args.opensearch_url})
+    return build_retriever(args.retriever, url=args.url, opensearch=section, index=args.index, mode=args.mode,
+                           field=args.field, vector_field=args.vector_field, id_field=args.id_field)
 
 
 def run(args) -> int:
@@ -93,7 +66,7 @@ def run(args) -> int:
     try:
         ks = _ks(args.k)
         probes = load_probes(args.probe_set)
-        retriever, description = build_retriever(args)
+        retriever, description = _retriever(args)
     except (ValueError, OSError) as exc:
         return fail(str(exc))
     try:

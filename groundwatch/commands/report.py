@@ -46,26 +46,10 @@ def _records(args, f):
     return list(search(connect(section), section.alias, f))
 
 
-def table(report) -> str:
-    from reports.html import TITLES
-
-    rows = [f"{report.responses} responses; claims: " + ", ".join(f"{v} {n}" for v, n in report.counts.items())]
-    width = max(len(t) for t in TITLES.values())
-    for name, rate in report.rates.items():
-        if rate.estimate is None:
-            rows.append(f"{TITLES[name]:<{width}}  -")
-            continue
-        extra = ""
-        if rate.rho is not None:
-            extra = f"  (rho {rate.rho:.3f}, DEFF {rate.deff:.2f}, n_eff {rate.n_effective:.1f})"
-        rows.append(f"{TITLES[name]:<{width}}  {100 * rate.estimate:5.1f}%  95% CI {100 * rate.low:5.1f}% - "
-                    f"{100 * rate.high:5.1f}%  [{rate.successes}/{rate.n}]{extra}")
-    return "\n".join(rows)
-
-
 def run(args) -> int:
     from reports.data import build_report
     from reports.html import render_html
+    from reports.summary import rates_table
     from reports.verdict_store import VerdictStoreError
 
     try:
@@ -77,7 +61,7 @@ def run(args) -> int:
     except (OSError, json.JSONDecodeError, VerdictStoreError) as exc:
         return fail(str(exc))
     report = build_report(records, f, args.bucket)
-    print(table(report))
+    print(rates_table(report))
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as handle:
             json.dump(report.to_dict(), handle, indent=2)
