@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from scorers import jsonl
+from scorers.times import parse_time
 
 
 class CorpusError(ValueError):
@@ -24,18 +26,7 @@ class Document:
 
     @property
     def updated(self) -> datetime | None:
-        return parse_date(self.updated_at)
-
-
-def parse_date(value: str | None) -> datetime | None:
-    """ISO dates and date-times; naive ones are taken as UTC so all compare."""
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+        return parse_time(self.updated_at)
 
 
 def from_record(record: dict, where: str) -> Document:
@@ -51,15 +42,11 @@ def from_record(record: dict, where: str) -> Document:
 
 
 def read_jsonl(path: str | Path) -> Iterator[Document]:
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CorpusError(f"{path} line {number}: not JSON: {exc.msg}") from None
+    try:
+        for number, record in jsonl.read_jsonl(path):
             yield from_record(record, f"{path} line {number}")
+    except jsonl.JsonlError as exc:
+        raise CorpusError(f"{path} line {exc.line}: not JSON: {exc.msg}") from None
 
 
 def read_opensearch(client, index: str, page_size: int = 500, scroll: str = "5m") -> Iterator[Document]:

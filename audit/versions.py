@@ -15,11 +15,12 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from audit.documents import Document, parse_date
+from audit.documents import Document
 from audit.minhash import LSH, MinHasher, normalise, shingles, similarity
 from audit.store import StatementStore
 from audit.unionfind import UnionFind
 from scorers.facts import mismatches
+from scorers.times import parse_time
 
 _TITLE_NOISE = re.compile(r"\(.*?\)|\[.*?\]|\b(?:19|20)\d\d\b|\bv\d+(?:\.\d+)*\b|\bversion\s+\d+\b"
                           r"|\b(?:old|new|archived?|legacy|draft|updated|copy|outdated)\b", re.I)
@@ -87,9 +88,9 @@ class VersionFinder:
             sets.union(a, b)
         out = []
         for members in sets.groups():
-            docs = sorted(members, key=lambda d: (parse_date(self._seen[d].updated_at) is None,
-                                                  -(parse_date(self._seen[d].updated_at) or _EPOCH).timestamp(), d))
-            dates = [parse_date(self._seen[d].updated_at) for d in docs]
+            docs = sorted(members, key=lambda d: (parse_time(self._seen[d].updated_at) is None,
+                                                  -(parse_time(self._seen[d].updated_at) or _EPOCH).timestamp(), d))
+            dates = [parse_time(self._seen[d].updated_at) for d in docs]
             decidable = dates[0] is not None and (len(dates) < 2 or dates[1] is None or dates[0] > dates[1])
             links = [v for k, v in self._links.items() if k[0] in members]
             out.append(VersionFamily(

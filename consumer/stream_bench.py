@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from config.settings import Settings
+from scorers.jsonl import read_jsonl
 
 
 def _letters(i: int) -> str:
@@ -34,7 +35,7 @@ def traffic(path: str | Path, n: int, run_id: str, exact: bool = False) -> list[
     check is affected): the scorer's caches would otherwise answer every repeat
     and the figures would leave out the model.
     """
-    examples = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    examples = [record for _, record in read_jsonl(path)]
     if not examples:
         raise ValueError(f"{path} has no responses")
     now = datetime.now(timezone.utc).isoformat()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaluation.labels import THREE_WAY, is_unsupported
 from scorers.errors import InvalidResponse
+from scorers.jsonl import read_jsonl
 from scorers.schema import Response, parse_response
 
 HALVES = ("calibration", "report")
@@ -37,24 +37,20 @@ def half_of(request_id: str) -> str:
 def read_labelled(path: str | Path, limit: int | None = None, half: str | None = None) -> list[Labelled]:
     """Records in file order; `limit` keeps the first N (after the half is applied)."""
     out: list[Labelled] = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            raw = json.loads(line)
-            if "label" not in raw:
-                raise InvalidResponse(f"line {number}: no `label` field; not a labelled file", "label")
-            try:
-                response = parse_response(raw)
-                unsupported = is_unsupported(raw["label"])
-            except (InvalidResponse, ValueError) as exc:
-                raise InvalidResponse(f"line {number}: {exc}", "label") from None
-            if half and half_of(response.request_id) != half:
-                continue
-            three = raw.get("label_3way")
-            out.append(Labelled(response, unsupported, three if three in THREE_WAY else None,
-                                raw.get("set", "unknown"), list(raw.get("stratum") or []), raw.get("probe"),
-                                raw.get("source_request_id")))
-            if limit is not None and len(out) >= limit:
-                break
+    for number, raw in read_jsonl(path):
+        if "label" not in raw:
+            raise InvalidResponse(f"line {number}: no `label` field; not a labelled file", "label")
+        try:
+            response = parse_response(raw)
+            unsupported = is_unsupported(raw["label"])
+        except (InvalidResponse, ValueError) as exc:
+            raise InvalidResponse(f"line {number}: {exc}", "label") from None
+        if half and half_of(response.request_id) != half:
+            continue
+        three = raw.get("label_3way")
+        out.append(Labelled(response, unsupported, three if three in THREE_WAY else None,
+                            raw.get("set", "unknown"), list(raw.get("stratum") or []), raw.get("probe"),
+                            raw.get("source_request_id")))
+        if limit is not None and len(out) >= limit:
+            break
     return out

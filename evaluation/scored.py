@@ -19,6 +19,7 @@ from pathlib import Path
 from evaluation.dataset import Labelled
 from scorers.decide import decide
 from scorers.errors import ScoringError
+from scorers.jsonl import read_jsonl
 from scorers.records import Check, ClaimVerdict, Evidence, Verdict
 from scorers.thresholds import Thresholds
 
@@ -123,11 +124,8 @@ def score_all(scorer, items: list[Labelled], batch: int = 32, progress: bool = F
 def load_scored(items: list[Labelled], verdicts_path: str | Path) -> list[Scored]:
     """Pair labelled items with verdict records written earlier (`groundwatch score` output)."""
     by_id: dict[str, dict] = {}
-    with open(verdicts_path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                record = json.loads(line)
-                by_id[record["request_id"]] = record
+    for _, record in read_jsonl(verdicts_path):
+        by_id[record["request_id"]] = record
     out = []
     for item in items:
         record = by_id.get(item.request_id)

@@ -11,6 +11,7 @@ import json
 from datetime import datetime, timezone
 
 from scorers.records import ResponseVerdict
+from scorers.times import parse_time
 
 PERIOD_FORMATS = {"month": "%Y.%m", "day": "%Y.%m.%d"}
 
@@ -84,21 +85,11 @@ def index_template(index_prefix: str, alias: str, shards: int = 1, replicas: int
     }
 
 
-def _parse_time(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
-
-
 def index_name(verdict: ResponseVerdict, index_prefix: str, period: str = "month") -> str:
     """`{prefix}-YYYY.MM` (or `.DD`) from the response's timestamp, else from scored_at."""
     if period not in PERIOD_FORMATS:
         raise ValueError(f"opensearch.index_period must be 'day' or 'month', got {period!r}")
-    when = _parse_time(verdict.timestamp) or _parse_time(verdict.scored_at) or datetime.now(timezone.utc)
+    when = parse_time(verdict.timestamp) or parse_time(verdict.scored_at) or datetime.now(timezone.utc)
     return f"{index_prefix}-{when.astimezone(timezone.utc).strftime(PERIOD_FORMATS[period])}"
 
 

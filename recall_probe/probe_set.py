@@ -6,9 +6,10 @@ JSONL, one probe a line: {"query": str, "gold_passage_ids": [str, ...]} and opti
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from scorers.jsonl import JsonlError, read_jsonl
 
 
 class ProbeSetError(ValueError):
@@ -37,16 +38,10 @@ def _probe(line: int, raw) -> Probe:
 
 
 def load_probes(path: str | Path) -> list[Probe]:
-    probes = []
-    with open(path, encoding="utf-8") as f:
-        for line, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
-            try:
-                raw = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ProbeSetError(f"line {line}: not JSON: {exc.msg}") from None
-            probes.append(_probe(line, raw))
+    try:
+        probes = [_probe(line, raw) for line, raw in read_jsonl(path)]
+    except JsonlError as exc:
+        raise ProbeSetError(f"line {exc.line}: not JSON: {exc.msg}") from None
     if not probes:
         raise ProbeSetError(f"{path}: no probes")
     return probes

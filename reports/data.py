@@ -13,7 +13,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
 from reports.rates import Rate, clustered_rate, simple_rate
-from reports.verdict_store import VerdictFilter, parse_time, scored_at
+from reports.verdict_store import VerdictFilter, scored_at
+from scorers.times import parse_time
 
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "SKIPPED")
 CLAIM_RATES = {"faithfulness": "SUPPORTED", "contradiction": "CONTRADICTED", "unverifiable": "NOT_ENOUGH_INFO"}
@@ -30,10 +31,7 @@ BUCKET_SIZES = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
 def when(record: dict) -> datetime | None:
     """The response's own time when it was logged with one, else when it was scored."""
     for key in ("timestamp", "scored_at"):
-        try:
-            moment = parse_time(record.get(key))
-        except ValueError:  # one malformed stored value must not sink the whole report
-            moment = None
+        moment = parse_time(record.get(key))  # malformed: None; one bad value must not sink the report
         if moment:
             return moment
     return None

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterator
 
+from scorers.times import parse_time
+
 
 
 class VerdictStoreError(RuntimeError):
@@ -30,20 +32,9 @@ class VerdictFilter:
         return {k: v for k, v in (("app", self.app), ("model", self.model), ("tenant", self.tenant)) if v}
 
 
-def parse_time(text: str | None) -> datetime | None:
-    """ISO 8601 to an aware datetime; a time without zone is UTC."""
-    if not text:
-        return None
-    moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 def scored_at(doc: dict) -> datetime:
     """For newest-first ordering; a missing or malformed value sorts oldest."""
-    try:
-        return parse_time(doc.get("scored_at")) or datetime.min.replace(tzinfo=timezone.utc)
-    except ValueError:
-        return datetime.min.replace(tzinfo=timezone.utc)
+    return parse_time(doc.get("scored_at")) or datetime.min.replace(tzinfo=timezone.utc)
 
 
 def _exact(field: str, value: str) -> dict:

@@ -17,6 +17,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from scorers.jsonl import read_jsonl
 from training.labels import ID2LABEL, NOT_ENTAILMENT, to_label
 
 EVAL_DIR = Path("../shared/data/nli-eval-noncommercial")
@@ -37,19 +38,15 @@ def sick(root: Path) -> list[tuple[str, str, int]]:
 
 def control(root: Path) -> list[tuple[str, str, int]]:
     out = []
-    with (root / "control" / "dev.jsonl").open(encoding="utf-8") as f:
-        for line in f:
-            d = json.loads(line)
-            out.append((d["premise"], d["hypothesis"], to_label(d["label"])))
+    for _, d in read_jsonl(root / "control" / "dev.jsonl"):
+        out.append((d["premise"], d["hypothesis"], to_label(d["label"])))
     return out
 
 
 def validation(path: Path) -> dict[str, list[tuple[str, str, int]]]:
     sets: dict[str, list] = defaultdict(list)
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            d = json.loads(line)
-            sets[d["source"]].append((d["premise"], d["hypothesis"], d["label"]))
+    for _, d in read_jsonl(path):
+        sets[d["source"]].append((d["premise"], d["hypothesis"], d["label"]))
     return dict(sets)
 
 

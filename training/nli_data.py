@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
 import random
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from scorers.jsonl import read_jsonl
 from training.labels import to_label
 
 csv.field_size_limit(10**8)
@@ -32,10 +32,7 @@ class Pair:
 
 
 def _jsonl(path: Path) -> Iterator[dict]:
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+    return (record for _, record in read_jsonl(path))
 
 
 def _tsv(path: Path) -> Iterator[dict]:

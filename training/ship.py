@@ -16,6 +16,7 @@ import random
 import shutil
 from pathlib import Path
 
+from scorers.jsonl import read_jsonl
 from scorers.nli.onnx_export import PARITY_PAIRS, export_checkpoint, parity
 from training.compact_checkpoint import save_compact
 
@@ -27,7 +28,7 @@ def validation_pairs(checkpoint: Path, n: int, seed: int = 0) -> list[tuple[str,
     path = checkpoint / "validation.jsonl"
     if not path.exists():
         return []
-    rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+    rows = [record for _, record in read_jsonl(path)]
     random.Random(seed).shuffle(rows)
     return [(r["premise"], r["hypothesis"]) for r in rows[:n]]
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 from scorers.claims import decompose
 from scorers.decorative import decorative_reason
+from scorers.jsonl import read_jsonl
 
 PREMISE_WORDS = 150  # keeps every pair inside one 256-token window, so all paths score the same text
 
@@ -45,8 +45,7 @@ def synthetic_responses(n: int, seed: int = 0) -> list[dict]:
 def load_responses(path: Path | None, n: int, seed: int = 0) -> tuple[list[dict], str]:
     """Up to n records from the file, or n synthetic ones; plus a description of the source."""
     if path and path.exists():
-        with open(path, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()][:n]
+        records = [record for _, record in read_jsonl(path)][:n]
         return records, str(path)
     return synthetic_responses(n, seed), "synthetic policy responses"
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterator
 
+from scorers import jsonl
+
 
 def read_jsonl(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return [record for _, record in jsonl.read_jsonl(path)]
 
 
 def labelled(request_id: str, answer: str, passages: list[dict], label: str, *, set_name: str,

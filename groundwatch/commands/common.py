@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Iterator
 
 from config.settings import Settings, load_settings
 from scorers.errors import InvalidResponse
+from scorers.jsonl import JsonlError, read_jsonl
 from scorers.schema import Response, parse_response
 
 
@@ -49,20 +49,15 @@ def read_responses(path: str | Path, settings: Settings | None = None
                    ) -> Iterator[tuple[int, Response | InvalidResponse, dict | None]]:
     """(line number, Response or the error naming the field, raw record) for each non-blank line."""
     limits = settings.scorer if settings else None
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield number, InvalidResponse(f"not JSON: {exc.msg} at column {exc.colno}", "<record>"), None
-                continue
-            try:
-                kwargs = {"max_passages": limits.max_passages, "max_bytes": limits.max_record_bytes} if limits else {}
-                yield number, parse_response(raw, **kwargs), raw
-            except InvalidResponse as exc:
-                yield number, exc, raw if isinstance(raw, dict) else None
+    for number, raw in read_jsonl(path, errors="yield"):  # one broken line must not hide the others
+        if isinstance(raw, JsonlError):
+            yield number, InvalidResponse(f"not JSON: {raw.msg} at column {raw.colno}", "<record>"), None
+            continue
+        try:
+            kwargs = {"max_passages": limits.max_passages, "max_bytes": limits.max_record_bytes} if limits else {}
+            yield number, parse_response(raw, **kwargs), raw
+        except InvalidResponse as exc:
+            yield number, exc, raw if isinstance(raw, dict) else None
 
 
 def fail(message: str) -> int:

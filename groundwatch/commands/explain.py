@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from groundwatch.commands.common import fail
 from reports.explain import render
+from scorers.jsonl import read_jsonl
 
 
 def register(sub) -> None:
@@ -16,12 +15,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    with open(args.verdicts, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            if record.get("request_id") == args.request_id:
-                print(render(record))
-                return 0
+    for _, record in read_jsonl(args.verdicts):
+        if record.get("request_id") == args.request_id:
+            print(render(record))
+            return 0
     return fail(f"request_id {args.request_id!r} not found in {args.verdicts}")

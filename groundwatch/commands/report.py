@@ -30,15 +30,18 @@ def register(sub) -> None:
 
 
 def _filter(args):
-    from reports.verdict_store import VerdictFilter, parse_time
+    from reports.verdict_store import VerdictFilter
+    from scorers.times import parse_time
 
-    return VerdictFilter(parse_time(args.since), parse_time(args.until), args.app, args.model_filter, args.tenant)
+    return VerdictFilter(parse_time(args.since, strict=True), parse_time(args.until, strict=True), args.app,
+                         args.model_filter, args.tenant)
 
 
 def _records(args, f):
     if args.verdicts:
-        with open(args.verdicts, encoding="utf-8") as handle:
-            return [json.loads(line) for line in handle if line.strip()]
+        from scorers.jsonl import read_jsonl
+
+        return [record for _, record in read_jsonl(args.verdicts)]
     from export.opensearch_client import connect
     from reports.verdict_store import search
 
@@ -58,7 +61,7 @@ def run(args) -> int:
         return fail(f"--since/--until: {exc}")
     try:
         records = _records(args, f)
-    except (OSError, json.JSONDecodeError, VerdictStoreError) as exc:
+    except (OSError, ValueError, VerdictStoreError) as exc:  # ValueError: a line that is not JSON
         return fail(str(exc))
     report = build_report(records, f, args.bucket)
     print(rates_table(report))

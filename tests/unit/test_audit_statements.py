@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from audit.documents import CorpusError, Document, batches, parse_date, read_jsonl
+from audit.documents import CorpusError, Document, batches, read_jsonl
+from scorers.times import parse_time as parse_date
 from audit.statements import statements_of
 from audit.store import StatementStore
 
