@@ -6,11 +6,11 @@ them). Labels carry small fixed vocabularies only: never ids, offsets or text.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from scorers.recall import OnlineRecall
 from scorers.records import ResponseVerdict, Verdict
 
 STAGES = ("decode", "claims", "evidence", "inference", "sink")
@@ -24,8 +24,6 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512)
 # are the failing exception's class and appear when first seen.
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
                        "sink": ("rejected",)}
-RECALL_KS = (1, 3, 5)
-RECALL_WINDOW = 1000  # responses with gold passages that the online recall averages over
 
 
 class Metrics:
@@ -58,7 +56,7 @@ class Metrics:
                                       "gold passage (recall probe).", registry=r)
         self.consumer_lag = Gauge("groundwatch_consumer_lag", "Messages behind the partition's end.",
                                   ["topic", "partition"], registry=r)
-        self._online_recall = {k: deque(maxlen=RECALL_WINDOW) for k in RECALL_KS}
+        self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
     def _start_at_zero(self) -> None:
@@ -99,12 +97,9 @@ class Metrics:
             self._recall(v)
 
     def _recall(self, v: ResponseVerdict) -> None:
-        gold = set(v.gold_passage_ids or ())
-        if not gold:
-            return
-        for k, window in self._online_recall.items():
-            window.append(len(gold & set(v.passage_ids[:k])) / len(gold))
-            self.recall_at_k.labels(str(k), "online").set(sum(window) / len(window))
+        means = self._online_recall.add(v.passage_ids, v.gold_passage_ids)
+        for k, mean in (means or {}).items():
+            self.recall_at_k.labels(str(k), "online").set(mean)
 
     def dead_letter(self, stage: str, reason: str) -> None:
         self.dead_letters.labels(stage, reason).inc()

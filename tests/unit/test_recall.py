@@ -30,3 +30,14 @@ def test_online_recall_uses_the_passage_order_as_the_ranking():
     assert online_recall(record, ks=(2, 3)) == {2: 0.0, 3: 1.0}
     assert online_recall({"gold_passage_ids": None, "passage_ids": ["p1"]}) is None
     assert online_recall({"gold_passage_ids": ["p2"], "passages": [{"id": "p2"}]}, ks=(1,)) == {1: 1.0}
+
+
+def test_online_recall_averages_over_a_window_of_responses_with_gold():
+    from scorers.recall import ONLINE_KS, OnlineRecall
+
+    assert ONLINE_KS == (1, 3, 5)  # what groundwatch_recall_at_k{source="online"} exports
+    online = OnlineRecall(ks=(1, 3), window=2)
+    assert online.add(["p1", "p2"], None) is None and online.add(["p1"], []) is None
+    assert online.add(["p1", "p2", "p3"], ["p1", "p2"]) == {1: 0.5, 3: 1.0}
+    assert online.add(["x", "p2"], ["p2"]) == {1: 0.25, 3: 1.0}
+    assert online.add(["x", "y", "z"], ["p9"]) == {1: 0.0, 3: 0.5}  # the first response left the window
