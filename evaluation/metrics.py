@@ -76,7 +76,12 @@ def binary_metrics(y_true, y_pred, scores) -> dict:
 
 def bootstrap(y_true, y_pred, scores, resamples: int = 1000, seed: int = 0,
               level: float = 0.95) -> dict[str, list[float] | None]:
-    """Percentile intervals of the headline metrics over resamples of the responses."""
+    """Percentile intervals of the headline metrics over resamples of the responses.
+
+    Why not scipy.stats.bootstrap: here every metric (AUROC included) comes from the same
+    draw and undefined values are dropped per metric; scipy's takes one statistic, defaults
+    to BCa and draws differently, so the recorded intervals would move.
+    """
     t, p, s = np.asarray(y_true, bool), np.asarray(y_pred, bool), np.asarray(scores, np.float64)
     n = len(t)
     if n == 0:

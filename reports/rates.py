@@ -20,6 +20,9 @@ The estimator can fall below zero; it is truncated at 0 so that clustering never
 an interval narrower than the independent-claims one. The effective sample size is
 n_eff = N / DEFF and the interval is Wilson's score interval on (p_hat, n_eff).
 Response-level rates use Wilson's interval on the plain count of responses.
+
+Why not scipy or statsmodels: scipy's binomtest().proportion_ci needs integer counts and
+n_eff above is fractional; statsmodels would be a large dependency for a six-line interval.
 """
 
 from __future__ import annotations
