@@ -1,12 +1,14 @@
 """Compare `groundwatch score` verdicts on the examples with what a careful reader expects.
 
     python examples/compare.py build/verdicts.jsonl
+    python examples/compare.py /tmp/gp_verdicts.jsonl --expected examples/guards/expected.jsonl
 
 NOT_SUPPORTED in expected.jsonl accepts CONTRADICTED or NOT_ENOUGH_INFO.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import Counter
@@ -21,14 +23,14 @@ def matches(expected: str, got: str) -> bool:
     return expected == got
 
 
-def main(path: str) -> int:
+def main(path: str, expected_path: Path = HERE / "expected.jsonl") -> int:
     verdicts = {}
     for line in open(path, encoding="utf-8"):
         record = json.loads(line)
         verdicts[record["request_id"]] = record
     agree, total, by_case, misses = 0, 0, Counter(), []
     responses_ok = 0
-    for line in (HERE / "expected.jsonl").open(encoding="utf-8"):
+    for line in Path(expected_path).open(encoding="utf-8"):
         exp = json.loads(line)
         record = verdicts.get(exp["request_id"])
         if record is None:
@@ -55,4 +57,9 @@ def main(path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "build/verdicts.jsonl"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("verdicts", nargs="?", default="build/verdicts.jsonl", help="groundwatch score output")
+    parser.add_argument("--expected", type=Path, default=HERE / "expected.jsonl",
+                        help="expectations JSONL (default: examples/expected.jsonl)")
+    args = parser.parse_args()
+    sys.exit(main(args.verdicts, args.expected))
