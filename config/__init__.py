@@ -1,1 +1,1 @@
-"""Bottom layer: typed settings (incl. the scorer section) and structlog set-up; imports nothing of groundwatch's."""
+"""Settings (one frozen object, including the scorer section) and logging set-up; imports nothing of groundwatch's."""

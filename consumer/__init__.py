@@ -1,1 +1,1 @@
-"""Consumer stage: Kafka in, decode, dead letters, offsets; drives scoring and the sinks."""
+"""The streaming job: Kafka in, decode, dead letters, offsets; drives scoring and the sinks (and its end-to-end bench)."""

@@ -1,1 +1,1 @@
-"""Export stage: OpenSearch, alerts, Prometheus metrics."""
+"""Sinks of the streaming job: OpenSearch (sink, mapping, client factory), alerts, Kafka delivery, Prometheus metrics."""

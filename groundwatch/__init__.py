@@ -1,3 +1,3 @@
-"""groundwatch: a production monitor for RAG that checks answers by entailment."""
+"""The `groundwatch` command line: argument parsing only; the work is done by the packages it calls."""
 
 __version__ = "0.1.0"

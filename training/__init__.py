@@ -1,1 +1,1 @@
-"""Training and export of groundwatch's default NLI cross-encoder."""
+"""Training, compacting and shipping groundwatch's default NLI cross-encoder."""

@@ -1,0 +1,1 @@
+"""One module per subcommand: register(subparsers) adds its arguments, run(args) calls the library."""
