@@ -1,0 +1,223 @@
+"""Arithmetic: a claim number that is not in the passages but follows from passage numbers by one step.
+
+One operation on numbers of the claim's best-aligned sentences (and the
+claim's own other numbers):
+- conversion: weeks <-> days, per month -> per year, TB -> GB (pint), always tried;
+- percentage of: 1.5% of a €200 payment = €3, always tried;
+- percentage change: $200M -> $230M is +15% (also a change in percentage points),
+  when the claim says so ("rose", "fell", "increase", "more", "by");
+- sum, difference, ratio: when the claim names one ("in total", "more than",
+  "twice", "3x").
+A derived number within the claim's rounding (half a unit of its last digit;
+5% after "about") counts as found. A claim number that an operation the claim
+names should give, but does not, is an arithmetic mismatch: CONTRADICTED when
+the operands are clear (exactly one candidate set, in sentences covering half
+the claim or more), NOT_ENOUGH_INFO otherwise; the computation is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+from scorers.guards.evidence import EvidenceSentence, align
+from scorers.guards.lemmas import analyse
+from scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
+from scorers.guards.quantities import Quantity, factor, format_value, read
+from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+
+NAME = "arithmetic"
+FLAG = "arithmetic_mismatch"
+_FALLING = frozenset({"fall", "drop", "decrease", "decline", "reduce", "shrink", "cut", "down", "lose", "lower",
+                      "cheaper", "less", "fewer", "save", "saving"})
+
+
+@dataclass(frozen=True)
+class Derivation:
+    op: str                      # conversion | percent_of | percent_change | point_change | sum | difference | ratio
+    operands: tuple[Quantity, ...]
+    value: float
+    expression: str
+
+    def to_record(self) -> dict:
+        return {"op": self.op, "operands": [q.text for q in self.operands], "value": round(self.value, 6),
+                "expression": self.expression}
+
+
+def _num(v: float) -> str:
+    return f"{v:,.6f}".rstrip("0").rstrip(".")
+
+
+def _is_year(q: Quantity) -> bool:
+    return not q.unit and not q.rate and q.decimals == 0 and 1900 <= q.value <= 2100 and q.value.is_integer()
+
+
+def _same_kind(a: Quantity, b: Quantity) -> bool:
+    return a.unit == b.unit and a.rate == b.rate and a.unit != "%"
+
+
+def _rate_factor(source: Quantity, target: Quantity) -> float | None:
+    """$12 per user per month -> per user per year: x12. Units and every other rate part must agree."""
+    if source.unit != target.unit or not source.rate or not target.rate:
+        return None
+    sp, tp = source.rate.split("/"), target.rate.split("/")
+    if len(sp) != len(tp):
+        return None
+    diffs = [(s, t) for s, t in zip(sp, tp) if s != t]
+    if len(diffs) != 1:
+        return None
+    f = factor(diffs[0][1], diffs[0][0])  # per month -> per year: a year is 12 months
+    return f
+
+
+def _conversion(target: Quantity, op: Quantity) -> Derivation | None:
+    if op.unit == target.unit and op.rate == target.rate:
+        return None
+    if op.rate == target.rate and op.unit and target.unit:
+        f = factor(op.unit, target.unit)
+    else:
+        f = _rate_factor(op, target)
+    if f is None or f == 1.0:
+        return None
+    value = op.value * f
+    return Derivation("conversion", (op,), value,
+                      f"{op.text} = {_num(op.value)} × {_num(f)} = {format_value(value, target.unit, target.rate)}")
+
+
+def _percent_of(target: Quantity, pct: Quantity, base: Quantity) -> Derivation | None:
+    if pct.unit != "%" or not _same_kind(base, target) or base is target:
+        return None
+    value = pct.value / 100 * base.value
+    return Derivation("percent_of", (pct, base), value,
+                      f"{pct.text} of {base.text} = {_num(pct.value)} / 100 × {_num(base.value)} = "
+                      f"{format_value(value, target.unit, target.rate)}")
+
+
+def _binary(op: str, target: Quantity, a: Quantity, b: Quantity, falling: bool | None) -> Derivation | None:
+    if op in ("percent_change",):
+        if not (a.unit == b.unit and a.rate == b.rate) or not a.value:
+            return None
+        # a is the old value: a rise needs b > a, a fall b < a; without a direction either order.
+        if falling is True and b.value > a.value or falling is False and b.value < a.value:
+            return None
+        value = abs(b.value - a.value) / abs(a.value) * 100
+        return Derivation(op, (a, b), value, f"({_num(b.value)} - {_num(a.value)}) / {_num(a.value)} × 100 = "
+                          f"{_num(round(value, 4))}%")
+    if op == "point_change":
+        if a.unit != "%" or b.unit != "%":
+            return None
+        value = abs(b.value - a.value)
+        return Derivation(op, (a, b), value, f"{a.text} -> {b.text}: {_num(round(value, 4))} percentage points")
+    if op in ("sum", "difference") and (target.unit == "%" or not _same_kind(a, target) or not _same_kind(b, target)):
+        return None
+    if op == "sum":
+        value = a.value + b.value
+        return Derivation(op, (a, b), value, f"{a.text} + {b.text} = {format_value(value, target.unit, target.rate)}")
+    if op == "difference":
+        if b.value > a.value:
+            return None
+        value = a.value - b.value
+        return Derivation(op, (a, b), value, f"{a.text} - {b.text} = {format_value(value, target.unit, target.rate)}")
+    if op == "ratio":
+        if not (a.unit == b.unit and a.rate == b.rate) or not b.value or a.value < b.value:
+            return None
+        value = a.value / b.value
+        return Derivation(op, (a, b), value, f"{a.text} / {b.text} = {_num(round(value, 4))}×")
+    return None
+
+
+def _named_ops(target: Quantity, claim_lemmas: frozenset[str]) -> list[str]:
+    """Operations the claim's wording names for this number."""
+    ops = []
+    if target.unit in ("%", "pp") and claim_lemmas & (CUE_CHANGE | CUE_DIFFERENCE | {"by"}):
+        ops += ["percent_change", "point_change"] if target.unit == "%" else ["point_change"]
+    if target.ratio or (claim_lemmas & CUE_RATIO and target.unit not in ("%", "pp")):
+        ops.append("ratio")
+    if target.unit not in ("%", "pp") and not target.ratio:
+        if claim_lemmas & CUE_SUM:
+            ops.append("sum")
+        if claim_lemmas & (CUE_DIFFERENCE | CUE_CHANGE):
+            ops.append("difference")
+    return ops
+
+
+def derivations(target: Quantity, operands: list[Quantity], claim_lemmas: frozenset[str]) -> tuple[
+        list[Derivation], list[Derivation]]:
+    """(always-tried derivations, derivations of the operations the claim names) for one claim number."""
+    free: list[Derivation] = []
+    for op in operands:
+        d = _conversion(target, op)
+        if d:
+            free.append(d)
+    for pct, base in permutations(operands, 2):
+        d = _percent_of(target, pct, base)
+        if d:
+            free.append(d)
+    named: list[Derivation] = []
+    falling = True if claim_lemmas & _FALLING else (False if claim_lemmas & CUE_CHANGE else None)
+    for op in _named_ops(target, claim_lemmas):
+        for a, b in permutations(operands, 2):
+            d = _binary(op, target, a, b, falling if op == "percent_change" else None)
+            if d:
+                named.append(d)
+    return free, named
+
+
+def _matches(d: Derivation, target: Quantity) -> bool:
+    return abs(d.value - target.value) <= target.tolerance + 1e-9
+
+
+def _present(target: Quantity, available: list[Quantity]) -> bool:
+    return any(abs(q.value - target.value) < 1e-9 and q.ratio == target.ratio for q in available)
+
+
+def _coverage(claim: str, target: Quantity, sentences: list[EvidenceSentence]) -> float:
+    wanted = analyse(claim).antonym_aware - {t.lemma for t in analyse(target.text).tokens}
+    got = frozenset().union(*(s.analysed.antonym_aware for s in sentences)) if sentences else frozenset()
+    return len(wanted & got) / max(len(wanted), 1)
+
+
+def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float = 0.5,
+          top: int = 3) -> GuardResult:
+    claimed = [q for q in read(claim) if not _is_year(q)]
+    if not claimed:
+        return GuardResult(NAME, False, detail="the claim states no number")
+    everything = [q for s in sentences for q in read(s.text)]
+    targets = [q for q in claimed if not _present(q, everything)]
+    if not targets:
+        return GuardResult(NAME, False, detail="every claim number is in the passages")
+    ranked = align(claim, sentences)[:top]
+    lemmas = analyse(claim).lemmas
+    derived, mismatched = [], []
+    for target in targets:
+        in_sentences = [(s, q) for s in ranked for q in read(s.text) if not _is_year(q)]
+        operands = [q for _, q in in_sentences] + [q for q in claimed if q is not target]
+        free, named = derivations(target, operands, lemmas)
+        hit = next((d for d in named + free if _matches(d, target)), None)
+        if hit:
+            derived.append((target, hit))
+            continue
+        conversions = [d for d in free if d.op == "conversion"]
+        candidates = named or conversions
+        if not candidates:
+            continue
+        # Operands are clear when one candidate set exists, from the passages, and its sentences
+        # together cover at least half of the claim's content (the claimed number aside).
+        home = {id(q): s for s, q in in_sentences}
+        first = candidates[0]
+        sets = {tuple(sorted(id(q) for q in d.operands)) for d in candidates}
+        clear = (len(sets) == 1 and all(id(q) in home for q in first.operands)
+                 and _coverage(claim, target, [home[id(q)] for q in first.operands]) >= clear_coverage)
+        mismatched.append((target, candidates[0], clear, home.get(id(candidates[0].operands[0]))))
+    if mismatched:
+        target, d, clear, sentence = mismatched[0]
+        detail = f"claim says {target.text}, but {d.expression}"
+        return GuardResult(NAME, True, CONTRADICTED if clear else NOT_ENOUGH_INFO, FLAG, detail,
+                           sentence or (ranked[0] if ranked else None),
+                           found={"claimed": target.text, "computation": d.to_record(), "clear": clear,
+                                  "derived": [h.to_record() for _, h in derived]})
+    if derived:
+        detail = "derived: " + "; ".join(f"{t.text} = {d.expression}" for t, d in derived)
+        return GuardResult(NAME, False, detail=detail, sentence=ranked[0] if ranked else None,
+                           found={"derived": [d.to_record() | {"claimed": t.text} for t, d in derived]})
+    return GuardResult(NAME, False, detail="claim numbers absent from the passages follow from no single operation")

@@ -1,0 +1,144 @@
+"""Clauses of a sentence, from its tokens, with the negations each one carries.
+
+A sentence splits at ; : dashes and brackets, at contrastive connectors
+("but", "whereas", "although"), before adverbial subordinators ("if",
+"unless", "because", "once") and at the comma that ends a leading subordinate
+clause. A clause that opens with a subordinator is `subordinate`; a negator
+that follows a relative pronoun in its clause ("customers who do not renew")
+is `embedded`: it negates a modifier, not the clause's predicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scorers.guards.lemmas import Analysed, Token, analyse
+from scorers.guards.lexicon import (CLAUSE_BREAKS, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION, SCOPE_WORDS,
+                                    SUBORDINATORS)
+
+_HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
+_ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",
+                        "whenever", "when"})
+_RELATIVE = frozenset({"who", "which", "that", "whose", "where", "whom"})
+_COMMA_NEXT = SUBORDINATORS | CLAUSE_BREAKS | frozenset({"and", "or", "so", "then"})
+
+
+@dataclass(frozen=True)
+class Clause:
+    tokens: tuple[Token, ...]
+    subordinate: bool                 # opens with "if", "unless", "because", ...
+    negators: tuple[int, ...]         # positions (in tokens) of negators that count
+    embedded: bool                    # a negator inside a relative clause: the predicate's polarity is unclear
+
+    @property
+    def start(self) -> int:
+        return self.tokens[0].start
+
+    @property
+    def end(self) -> int:
+        return self.tokens[-1].end
+
+    @property
+    def content(self) -> frozenset[str]:
+        return frozenset(t.lemma for t in self.tokens if t.content)
+
+    @property
+    def lemmas(self) -> frozenset[str]:
+        return frozenset(t.lemma for t in self.tokens)
+
+    @property
+    def scope_words(self) -> frozenset[str]:
+        return frozenset(t.lemma for t in self.tokens) & SCOPE_WORDS
+
+    def text(self, source: str) -> str:
+        return source[self.start:self.end]
+
+
+def _matches(tokens: tuple[Token, ...], i: int, phrase: tuple[str, ...]) -> bool:
+    if i + len(phrase) > len(tokens):
+        return False
+    return all(tokens[i + k].lemma == w or tokens[i + k].text.lower() == w for k, w in enumerate(phrase))
+
+
+def _relative(tokens: tuple[Token, ...], k: int) -> bool:
+    """A relative pronoun at k ("customers who ...", "plans that ..."); "after that" is a demonstrative."""
+    lemma = tokens[k].lemma
+    if lemma not in _RELATIVE:
+        return False
+    return lemma != "that" or (k > 0 and tokens[k - 1].content and not tokens[k - 1].is_punct
+                               and tokens[k - 1].lemma not in ("after", "before", "like"))
+
+
+def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
+    """Positions of negators that negate something, and whether one sits in a relative clause."""
+    found: list[int] = []
+    embedded = False
+    skip_until = -1
+    neither = any(t.lemma == "neither" for t in tokens)
+    for i, tok in enumerate(tokens):
+        if i < skip_until:
+            continue
+        bound = next((p for p in NOT_NEGATION if _matches(tokens, i, p)), None)
+        if bound:
+            skip_until = i + len(bound)
+            continue
+        phrase = next((p for p in NEGATOR_PHRASES if _matches(tokens, i, p)), None)
+        if phrase:
+            found.append(i)
+            skip_until = i + len(phrase)
+        elif tok.lemma in NEGATORS:
+            if tok.lemma == "non" and not (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "‑")):
+                continue
+            if tok.lemma == "nor" and (neither or len(found) > 0):
+                continue  # "neither ... nor" and "not ... nor" negate once
+            found.append(i)
+        else:
+            continue
+        if any(_relative(tokens, k) for k in range(i)):
+            embedded = True
+    # "no" that only quantifies a count ("no. 5") never reaches here; "No" before a digit is a label.
+    found = [i for i in found if not (tokens[i].lemma == "no" and i + 1 < len(tokens) and tokens[i + 1].is_number)]
+    return found, embedded
+
+
+def _split(tokens: tuple[Token, ...]) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    leading_sub = bool(tokens) and tokens[0].lemma in SUBORDINATORS
+    for i, tok in enumerate(tokens):
+        cut = None
+        if tok.text in _HARD_BREAKS:
+            cut, nxt = i, i + 1
+        elif tok.lemma in CLAUSE_BREAKS and i > start:
+            cut, nxt = i, i
+        elif tok.lemma in _ADVERBIAL and i > start and not (i > 0 and tokens[i - 1].lemma in ("only", "even", "as",
+                                                                                               "and", "or")):
+            cut, nxt = i, i
+        elif tok.text == ",":
+            following = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
+            if leading_sub or following in _COMMA_NEXT:
+                cut, nxt = i, i + 1
+        if cut is not None:
+            if cut > start:
+                spans.append((start, cut))
+            start = nxt
+            leading_sub = start < len(tokens) and tokens[start].lemma in SUBORDINATORS
+    if start < len(tokens):
+        spans.append((start, len(tokens)))
+    return spans
+
+
+@lru_cache(maxsize=16384)
+def clauses_of(text: str) -> tuple[Clause, ...]:
+    analysed: Analysed = analyse(text)
+    tokens = tuple(t for t in analysed.tokens)
+    out = []
+    for s, e in _split(tokens):
+        part = tuple(t for t in tokens[s:e] if t.text not in (".", "!", "?"))
+        if not any(t.content for t in part):
+            continue
+        negators, embedded = negator_positions(part)
+        first = next((t for t in part if not t.is_punct), part[0])
+        subordinate = first.lemma in SUBORDINATORS and first.lemma not in _RELATIVE | {"that"}
+        out.append(Clause(part, subordinate, tuple(negators), embedded))
+    return tuple(out)

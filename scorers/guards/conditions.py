@@ -1,0 +1,247 @@
+"""Dropped condition: the evidence grants the claim's key content only under a condition the claim leaves out.
+
+Key content of a claim: a number it states (amount, duration, count) or, without
+one, a permission or entitlement ("can", "available", "covered", "eligible").
+The evidence sentence carrying it is the best-aligned sentence that has the
+number (or, for an entitlement, covers most of the claim). Around the clause
+holding that content, four kinds of restriction are looked for:
+- conditional: "if", "unless", "only when", "provided that", "as long as",
+  "subject to", "on request", "once", "except" ... up to the end of the clause;
+- approval: "with (written) approval", "with consent", "with manager's sign-off";
+- restricted group: a party noun with a restricting modifier ("Enterprise
+  customers", "full-time employees", "the Team plan", "employees in Germany");
+- modal weakening: a weak modal before an application verb ("may request",
+  "can apply for", "may extend").
+A condition is kept when the claim says it in any wording: a modifier of the
+group, an approval word, a modal or application word, or half of the condition's
+own content words (ignoring words the main clause already shares).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scorers.guards.clauses import Clause, clauses_of
+from scorers.guards.evidence import EvidenceSentence, align
+from scorers.guards.lemmas import Token, analyse
+from scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, ENTITLEMENT,
+                                    MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
+                                    WEAK_MODALS)
+from scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
+
+NAME = "dropped_condition"
+FLAG = "dropped_condition"
+_MARKERS = sorted(CONDITION_MARKERS, key=len, reverse=True)
+_CONNECTORS = frozenset({"but", "and", "or", ",", "then"})
+_APPROVAL = APPROVAL_NOUNS | {"approval"}
+_ONLY_HEADS = frozenset({"for", "to", "on", "in", "with", "after", "when", "if", "once", "within", "at", "by",
+                         "during", "from"})
+
+
+@dataclass(frozen=True)
+class Condition:
+    kind: str          # "conditional" | "approval" | "restricted_group" | "modal"
+    text: str          # as written in the evidence sentence
+    keys: frozenset[str]  # lemmas that keep it when the claim has them
+
+    def kept_by(self, claim_lemmas: frozenset[str], claim_content: frozenset[str],
+                claim_words: frozenset[str] = frozenset()) -> bool:
+        if self.kind == "approval":
+            return bool((claim_lemmas | claim_words) & _APPROVAL)
+        if self.kind == "modal":
+            return bool(claim_lemmas & MODAL_KEEPERS)
+        if self.kind == "restricted_group":
+            return bool(claim_lemmas & self.keys) or any(k in claim_words for k in self.keys)
+        if not self.keys:
+            return True
+        return len(self.keys & claim_content) >= max(1, math.ceil(len(self.keys) / 2))
+
+    def to_record(self) -> dict:
+        return {"kind": self.kind, "text": self.text}
+
+
+def _span_text(sentence: str, tokens: tuple[Token, ...]) -> str:
+    return sentence[tokens[0].start:tokens[-1].end] if tokens else ""
+
+
+def _marker_at(tokens: tuple[Token, ...], i: int) -> tuple[str, ...] | None:
+    for phrase in _MARKERS:
+        if i + len(phrase) <= len(tokens) and all(tokens[i + k].lemma == w for k, w in enumerate(phrase)):
+            return phrase
+    return None
+
+
+def _group_modifiers(tokens: tuple[Token, ...], head: int) -> list[Token]:
+    """Restricting words before a party noun ("Enterprise", "full-time") and after it ("in Germany")."""
+    mods: list[Token] = []
+    i = head - 1
+    while i >= 0:
+        tok = tokens[i]
+        if tok.text in ("-", "‑"):
+            i -= 1
+            continue
+        if tok.is_punct or tok.lemma in UNRESTRICTING or tok.text.lower() in UNRESTRICTING or tok.is_number:
+            break
+        if not (tok.content or tok.capitalised):
+            break
+        if tok.lemma in WEAK_MODALS or tok.lemma in ("be", "have", "do"):
+            break
+        mods.insert(0, tok)
+        i -= 1
+    if head + 2 < len(tokens) and tokens[head + 1].lemma in RESTRICTING_PREPOSITIONS:
+        nxt = tokens[head + 2]
+        if nxt.capitalised or nxt.is_number or (nxt.lemma == "the" and head + 3 < len(tokens)
+                                                  and tokens[head + 3].capitalised):
+            mods.extend(t for t in tokens[head + 2:head + 4] if t.content)
+    return mods
+
+
+def _compounds(sentence: str, mods: list[Token]) -> list[str]:
+    """Modifier words, hyphenated compounds kept whole ("full-time", not "full" and "time")."""
+    words: list[str] = []
+    for n, tok in enumerate(mods):
+        joined = n > 0 and sentence[mods[n - 1].end:tok.start] in ("-", "‑")
+        if joined:
+            words[-1] = f"{words[-1]}-{tok.text.lower()}"
+        else:
+            words.append(tok.lemma)
+    return words
+
+
+def words_of(text: str) -> frozenset[str]:
+    """Lower-cased words of a text with hyphenated compounds whole, for matching group modifiers."""
+    a = analyse(text)
+    out, prev = [], None
+    for tok in a.tokens:
+        if prev is not None and prev.end == tok.start and tok.text not in ("-", "‑") and out and out[-1].endswith("-"):
+            out[-1] += tok.text.lower()
+        elif tok.text in ("-", "‑") and prev is not None and prev.end == tok.start and out:
+            out[-1] += "-"
+        else:
+            out.append(tok.text.lower())
+        prev = tok
+    return frozenset(out) | a.lemmas
+
+
+def _conditions_in(sentence: str, clause: Clause, main_content: frozenset[str]) -> list[Condition]:
+    tokens = clause.tokens
+    out: list[Condition] = []
+    i = 0
+    while i < len(tokens):
+        phrase = _marker_at(tokens, i)
+        if phrase:
+            rest = tokens[i:]
+            keys = frozenset(t.lemma for t in rest[len(phrase):] if t.content) - main_content
+            kind = "approval" if any(t.lemma in _APPROVAL for t in rest) else "conditional"
+            out.append(Condition(kind, _span_text(sentence, rest), keys))
+            break  # the condition runs to the end of the clause
+        tok = tokens[i]
+        if tok.lemma == "only" and any(t.lemma in _ONLY_HEADS for t in tokens[i + 1:i + 4]):
+            rest = tokens[i:]  # "only available on the Enterprise plan", "applies only to new hires"
+            keys = frozenset(t.lemma for t in rest[1:] if t.content) - main_content
+            kind = "approval" if any(t.lemma in _APPROVAL for t in rest) else "conditional"
+            out.append(Condition(kind, _span_text(sentence, rest), keys))
+            break
+        if tok.lemma == "with":
+            window = tokens[i + 1:i + 6]
+            if any(t.lemma in _APPROVAL for t in window):
+                rest = tokens[i:]
+                out.append(Condition("approval", _span_text(sentence, rest), frozenset({"approval"})))
+                break
+        if tok.lemma in WEAK_MODALS:
+            following = [t for t in tokens[i + 1:i + 4] if t.content or t.lemma == "be"]
+            if following and (following[0].lemma in APPLICATION_VERBS or
+                              (following[0].lemma == "be" and len(following) > 1 and
+                               following[1].lemma in ("eligibility", "entitlement"))):
+                end = min(len(tokens), i + 5)
+                out.append(Condition("modal", _span_text(sentence, tokens[i:end]), frozenset()))
+        if tok.lemma in PARTY_NOUNS:
+            mods = _group_modifiers(tokens, i)
+            if mods:
+                keys = frozenset(_compounds(sentence, mods))
+                first = min(mods[0].start, tok.start)
+                last = max(mods[-1].end, tok.end)
+                out.append(Condition("restricted_group", sentence[first:last], keys))
+        i += 1
+    return out
+
+
+def _relevant(clauses: tuple[Clause, ...], k: int) -> list[Clause]:
+    """The key clause, a leading subordinate clause, and following clauses that open with a condition."""
+    out = [clauses[k]]
+    j = k - 1
+    while j >= 0 and clauses[j].subordinate:
+        out.insert(0, clauses[j])
+        j -= 1
+    j = k + 1
+    while j < len(clauses):
+        toks = [t for t in clauses[j].tokens if t.lemma not in _CONNECTORS]
+        starts_condition = bool(toks) and (_marker_at(tuple(toks), 0) is not None or
+                                           (toks[0].lemma == "with" and
+                                            any(t.lemma in _APPROVAL for t in toks[1:6])))
+        if not (clauses[j].subordinate or starts_condition):
+            break
+        out.append(clauses[j])
+        j += 1
+    return out
+
+
+def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = None) -> list[Condition]:
+    """Restrictions around the clause of `sentence` that carries `key_lemmas` (default: the clause
+    sharing most with the claim)."""
+    clauses = clauses_of(sentence)
+    if not clauses:
+        return []
+    claim_content = analyse(claim).content
+    want = key_lemmas or claim_content
+
+    def weight(c: Clause) -> tuple[int, int]:
+        return (len(c.lemmas & want), len(c.content & claim_content))
+
+    k = max(range(len(clauses)), key=lambda n: weight(clauses[n]))
+    main = clauses[k].content & claim_content
+    found: list[Condition] = []
+    for clause in _relevant(clauses, k):
+        found.extend(_conditions_in(sentence, clause, main))
+    return found
+
+
+def _key_content(claim: str) -> tuple[str, frozenset[str]] | None:
+    a = analyse(claim)
+    numbers = frozenset(t.lemma for t in a.tokens if t.is_number)
+    if numbers:
+        return "number", numbers
+    granted = a.lemmas & ENTITLEMENT
+    if granted:
+        return "entitlement", frozenset(granted)
+    return None
+
+
+def check(claim: str, sentences: list[EvidenceSentence], min_coverage: float = 0.6) -> GuardResult:
+    key = _key_content(claim)
+    if key is None:
+        return GuardResult(NAME, False, detail="the claim states no number, permission or entitlement")
+    kind, lemmas = key
+    ranked = align(claim, sentences)
+    if kind == "number":
+        carriers = [s for s in ranked if s.analysed.lemmas & lemmas]
+    else:
+        carriers = [s for s in ranked if s.coverage >= min_coverage]
+    if not carriers:
+        return GuardResult(NAME, False, detail=f"no evidence sentence carries the claim's {kind}")
+    claim_a = analyse(claim)
+    claim_words = words_of(claim)
+    best = carriers[0].shared
+    verdicts = []
+    for s in (c for c in carriers if c.shared == best):
+        found = conditions(s.text, claim, lemmas if kind == "number" else None)
+        dropped = [c for c in found if not c.kept_by(claim_a.lemmas, claim_a.content, claim_words)]
+        if not dropped:  # an equally aligned sentence states it without a dropped condition
+            return GuardResult(NAME, False, sentence=s,
+                               detail="conditions kept" if found else "no condition on the claim's key content")
+        verdicts.append((s, dropped))
+    s, dropped = verdicts[0]
+    detail = "; ".join(f"{c.kind}: {c.text}" for c in dropped)
+    return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, f"claim omits: {detail}", s,
+                       found={"key": kind, "conditions": [c.to_record() for c in dropped]})

@@ -1,0 +1,163 @@
+"""Tokens and lemmas for the guards: spaCy's blank English tokenizer and its lookup lemmatizer.
+
+No statistical model is loaded: `spacy.blank("en")` gives the rule-based
+tokenizer and spacy-lookups-data the lemma table (a word -> lemma lookup, the
+same one spaCy's "lookup" lemmatizer mode uses). Both load lazily, once per
+process (about 0.3 s); analysing a sentence then costs tens of microseconds and
+results are cached by text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from scorers.guards.lexicon import ANTONYMS, NEGATING_PREFIXES, SYNONYMS
+from scorers.numbers import NUMBER_WORDS
+from scorers.text import STOPWORDS
+
+# Function words whose table lemma is wrong or missing for our purpose ("does" -> "doe", "ca" of "can't").
+_OVERRIDES = {"does": "do", "doesn": "do", "ca": "can", "wo": "will", "sha": "shall", "n't": "not", "cannot": "can",
+              "'ve": "have", "’ve": "have", "'re": "be", "’re": "be", "'ll": "will", "’ll": "will", "'m": "be",
+              "’m": "be", "n’t": "not", "data": "data", "media": "media", "news": "news", "series": "series",
+              "us": "we", "lenses": "lens", "glasses": "glasses", "minutes": "minute", "hours": "hour",
+              "required": "require", "closed": "closed", "left": "leave", "paid": "pay", "ago": "ago"}
+# Comparatives keep their form: "more" is not "much" when it marks a difference or a bound.
+_OVERRIDES.update({w: w for w in ("more", "less", "fewer", "most", "least", "higher", "lower", "cheaper", "longer",
+                                  "shorter", "later", "earlier", "older", "newer", "greater", "smaller", "larger",
+                                  "bigger", "further", "better", "worse")})
+_EXTRA_STOP = frozenset({"be", "have", "do", "will", "would", "shall", "also", "yes", "'s", "’s", "can", "may",
+                         "must", "might", "could", "should", "get", "make", "one", "s", "you", "your", "they",
+                         "their", "it", "its", "we", "our", "us", "he", "she", "them", "ever", "always", "still",
+                         "usually", "typically", "normally", "generally", "currently", "now", "please", "just",
+                         "so", "etc", "e.g.", "i.e.", "via", "per", "each", "every", "whole"})
+_NUMERIC = re.compile(r"^(\d[\d,]*(?:\.\d+)?)(?:[kKmMbB]n?|x)?\.?$")  # 1,500  2.5  230M  10x
+_SUFFIXES = frozenset({"k", "m", "b", "bn", "mn", "x"})
+
+
+@lru_cache(maxsize=1)
+def _pipeline():
+    import spacy
+    from spacy.lookups import load_lookups
+
+    tokenizer = spacy.blank("en").tokenizer
+    table = load_lookups("en", ["lemma_lookup", "lemma_index"])
+    index = table.get_table("lemma_index")
+    return tokenizer, table.get_table("lemma_lookup"), frozenset(index["verb"]), frozenset(index["noun"])
+
+
+def warmup() -> None:
+    """Load the tokenizer and tables now instead of on the first claim."""
+    _pipeline()
+
+
+def is_verb(lemma: str) -> bool:
+    return lemma in _pipeline()[2]
+
+
+def is_noun(lemma: str) -> bool:
+    return lemma in _pipeline()[3]
+
+
+def lemma_of(word: str) -> str:
+    lower = word.lower()
+    if lower in _OVERRIDES:
+        return _OVERRIDES[lower]
+    m = _NUMERIC.match(lower)
+    if m:
+        value = float(m.group(1).replace(",", ""))
+        return str(int(value)) if value.is_integer() else str(value)
+    if lower in NUMBER_WORDS:
+        return str(NUMBER_WORDS[lower])
+    return _pipeline()[1].get(lower, lower)
+
+
+def canonical(lemma: str) -> str:
+    """The lemma a synonym stands for ("need" -> "require"); antonyms keep their own lemma."""
+    return SYNONYMS.get(lemma, lemma)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    lemma: str        # lower-cased lemma, synonyms mapped to one canonical lemma
+    start: int        # character offsets in the analysed text
+    end: int
+    content: bool     # carries content (not a stopword, not punctuation)
+    capitalised: bool  # starts with a capital and is not the first word
+
+    @property
+    def is_punct(self) -> bool:
+        return not any(ch.isalnum() for ch in self.text)
+
+    @property
+    def is_number(self) -> bool:
+        return self.lemma[:1].isdigit()
+
+
+@dataclass(frozen=True)
+class Analysed:
+    text: str
+    tokens: tuple[Token, ...]
+
+    @cached_property
+    def content(self) -> frozenset[str]:
+        return frozenset(t.lemma for t in self.tokens if t.content)
+
+    @cached_property
+    def lemmas(self) -> frozenset[str]:
+        return frozenset(t.lemma for t in self.tokens)
+
+    @cached_property
+    def antonym_aware(self) -> frozenset[str]:
+        """Content lemmas with antonyms mapped to what they negate ("forbid" -> "allow"), for alignment."""
+        return frozenset(ANTONYMS.get(t.lemma, t.lemma) for t in self.tokens if t.content)
+
+
+def _is_content(lemma: str, text: str) -> bool:
+    if not any(ch.isalnum() for ch in text):
+        return False
+    return lemma not in STOPWORDS and lemma not in _EXTRA_STOP and text.lower() not in STOPWORDS and (
+        len(lemma) > 1 or lemma.isdigit())
+
+
+@lru_cache(maxsize=16384)
+def analyse(text: str) -> Analysed:
+    tokenizer = _pipeline()[0]
+    out = []
+    first = True
+    for tok in tokenizer(text):
+        raw = tok.text
+        if out and out[-1].is_number and out[-1].end == tok.idx and raw.lower() in _SUFFIXES:
+            out.append(Token(raw, raw.lower(), tok.idx, tok.idx + len(raw), False, False))  # "40" "M"
+            continue
+        lemma = canonical(lemma_of(raw))
+        out.append(Token(raw, lemma, tok.idx, tok.idx + len(raw), _is_content(lemma, raw),
+                         (not first) and raw[:1].isupper() and raw.lower() != "i"))
+        if any(ch.isalnum() for ch in raw):
+            first = False
+    return Analysed(text, tuple(out))
+
+
+def unprefixed(lemma: str, others: frozenset[str]) -> str | None:
+    """The word `lemma` negates by a prefix when `others` has it ("unavailable" -> "available")."""
+    for prefix in NEGATING_PREFIXES:
+        rest = lemma[len(prefix):]
+        if lemma.startswith(prefix) and len(rest) >= 4 and rest in others:
+            return rest
+    return None
+
+
+def matched(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """Lemmas two sets share, counting a prefix-negated word as its base ("unavailable" ~ "available")."""
+    shared = set(a & b)
+    for lemma in a - b:
+        base = unprefixed(lemma, b)
+        if base:
+            shared.add(base)
+    for lemma in b - a:
+        base = unprefixed(lemma, a)
+        if base:
+            shared.add(base)
+    return frozenset(shared)

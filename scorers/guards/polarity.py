@@ -1,0 +1,183 @@
+"""Polarity: a claim and its best-aligned evidence sentence disagree on negation of the same predicate.
+
+Polarity of a clause = parity of its negators ("not", "n't", "never", "no",
+"none", "no longer", "without", "neither/nor", "cannot", "fail to") plus the
+antonymous predicates whose opposite the other side uses ("forbid" against
+"allow", "optional" against "required", "unavailable" against "available").
+Double negation is even parity: "cannot be exported without admin rights"
+agrees with "exporting requires admin rights".
+
+It fires only when the two clauses are about the same thing:
+- they share at least two content lemmas, and a negator's scope holds shared content;
+- no name of the claim is missing from the evidence's context, and they do not
+  name different things side by side ("Pro plan" / "Enterprise plan");
+- both use the same scope words ("after", "within", "only", "more than", ...),
+  since "not available after 30 days" agrees with "available within 30 days";
+- neither negation sits in a relative or subordinate clause.
+Coverage of the claim's content lemmas by the evidence sentence >= `strong`
+makes the mismatch a contradiction; >= `weak` makes it not enough information.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorers.guards.clauses import Clause, clauses_of
+from scorers.guards.evidence import EvidenceSentence, align
+from scorers.guards.lemmas import analyse, matched, unprefixed
+from scorers.guards.lexicon import ANTONYMS, SCOPE_WORDS
+from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+
+NAME = "polarity"
+FLAG = "polarity_mismatch"
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """How a clause stands toward another clause: its negations and the antonyms the other side negates."""
+
+    negations: tuple[str, ...]   # the words that flip it, as written
+    negative: bool
+
+
+def _flips(clause: Clause, other: Clause) -> list[str]:
+    """Antonym and negative-prefix words of `clause` whose positive counterpart `other` uses."""
+    out = []
+    other_lemmas = other.lemmas
+    other_canon = {ANTONYMS.get(lemma, lemma) for lemma in other_lemmas}
+    for tok in clause.tokens:
+        if tok.lemma in ANTONYMS and ANTONYMS[tok.lemma] in other_canon and tok.lemma not in other_lemmas:
+            out.append(tok.text)
+        elif unprefixed(tok.lemma, other_lemmas):
+            out.append(tok.text)
+    return out
+
+
+def polarity_of(clause: Clause, other: Clause) -> Polarity:
+    words = [clause.tokens[i].text for i in clause.negators] + _flips(clause, other)
+    return Polarity(tuple(words), len(words) % 2 == 1)
+
+
+def _shared(a: Clause, b: Clause) -> frozenset[str]:
+    canon = lambda c: frozenset(ANTONYMS.get(t.lemma, t.lemma) for t in c.tokens if t.content)  # noqa: E731
+    return matched(canon(a), canon(b))
+
+
+def _negation_scopes_shared(clause: Clause, shared: frozenset[str]) -> bool:
+    """A negator of the clause has shared content after it (or the flip word itself is shared)."""
+    if not clause.negators:
+        return True
+    first = clause.negators[0]
+    return any(ANTONYMS.get(t.lemma, t.lemma) in shared or unprefixed(t.lemma, shared)
+               for t in clause.tokens[first + 1:] if t.content)
+
+
+def _names(tokens) -> set[str]:
+    return {t.lemma for t in tokens if t.capitalised and t.content}
+
+
+_VERBAL = frozenset({"be", "have", "do", "will", "can", "may", "must", "should", "could", "would", "shall", "might"})
+
+
+def _subject(clause: Clause):
+    """Tokens before the clause's first auxiliary, modal or negator: roughly its subject."""
+    stop = next((i for i, t in enumerate(clause.tokens) if t.lemma in _VERBAL or i in clause.negators),
+                len(clause.tokens))
+    return clause.tokens[:stop]
+
+
+def same_thing(claim: Clause, evidence: Clause, context: str) -> bool:
+    """Names in the claim appear in the evidence's context, and the two do not name different things."""
+    context_lemmas = analyse(context).lemmas
+    claim_names, evidence_names = _names(claim.tokens), _names(evidence.tokens)
+    if claim_names - context_lemmas:
+        return False
+    return not (claim_names - evidence.lemmas and evidence_names - claim.lemmas)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    claim_clause: Clause
+    evidence_clause: Clause
+    shared: frozenset[str]
+    claim: Polarity
+    evidence: Polarity
+
+    @property
+    def mismatch(self) -> bool:
+        return self.claim.negative != self.evidence.negative
+
+
+def compare(claim: str, evidence: str, context: str | None = None) -> Comparison | None:
+    """The best-matching pair of main clauses of two sentences, with their polarities; None when
+    they are not comparable (too little in common, different things, different scope words)."""
+    if {t.lemma for t in analyse(claim).tokens} & SCOPE_WORDS != {t.lemma for t in analyse(evidence).tokens} & SCOPE_WORDS:
+        return None
+    best = None
+    for cc in clauses_of(claim):
+        if cc.subordinate or cc.embedded:
+            continue
+        for ec in clauses_of(evidence):
+            if ec.subordinate or ec.embedded:
+                continue
+            shared = _shared(cc, ec)
+            if len(shared) < 2:
+                continue
+            if best is None or len(shared) > len(best[2]):
+                best = (cc, ec, shared)
+    if best is None:
+        return None
+    cc, ec, shared = best
+    if not same_thing(cc, ec, context or evidence):
+        return None
+    if not (_negation_scopes_shared(cc, shared) and _negation_scopes_shared(ec, shared)):
+        return None
+    return Comparison(cc, ec, shared, polarity_of(cc, ec), polarity_of(ec, cc))
+
+
+def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
+    """Symmetric use for two passage sentences (context conflicts, corpus audit): the comparison when
+    their polarities differ on shared content, else None."""
+    found = compare(a, b)
+    if found is None or not found.mismatch or len(found.shared) < min_shared:
+        return None
+    return found
+
+
+def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str] | None = None,
+          strong: float = 0.75, weak: float = 0.5) -> GuardResult:
+    """The polarity guard for one claim against its evidence sentences."""
+    ranked = align(claim, sentences)
+    if not ranked:
+        return GuardResult(NAME, False, detail="no evidence sentence shares content with the claim")
+    top = ranked[0]
+    # Ties at the top: a sentence that agrees in polarity wins (the guard stays silent when in doubt).
+    rivals = [s for s in ranked if s.shared == top.shared]
+    results = []
+    for s in rivals:
+        cmp = compare(claim, s.text, (contexts or {}).get(s.passage_id, s.text))
+        results.append((s, cmp))
+        if cmp is not None and not cmp.mismatch:
+            return GuardResult(NAME, False, sentence=s, detail="same polarity as the best-aligned sentence")
+    sentence, cmp = next(((s, c) for s, c in results if c is not None), (top, None))
+    if cmp is None:
+        return GuardResult(NAME, False, sentence=sentence, detail="no comparable clause")
+    if not cmp.mismatch:
+        return GuardResult(NAME, False, sentence=sentence, detail="same polarity")
+    coverage = sentence.coverage
+    # A name in the evidence's subject that the claim lacks ("visitors to the Berlin office") narrows what it
+    # says: not a contradiction.
+    narrower = _names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas
+    if narrower:
+        strong = 2.0
+    neg_side = "evidence" if cmp.evidence.negative else "claim"
+    words = cmp.evidence.negations if cmp.evidence.negative else cmp.claim.negations
+    detail = (f"{neg_side} negates the shared predicate ({', '.join(words)}); "
+              f"shared: {', '.join(sorted(cmp.shared))}; coverage {coverage:.2f}")
+    if coverage >= strong:
+        return GuardResult(NAME, True, CONTRADICTED, FLAG, detail, sentence,
+                           found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
+    if coverage >= weak:
+        return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, detail, sentence,
+                           found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
+    return GuardResult(NAME, False, sentence=sentence, detail=f"polarity differs but alignment is weak ({coverage:.2f})")

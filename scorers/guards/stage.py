@@ -1,0 +1,65 @@
+"""The guard stage for one claim: evidence sentences, then the switched-on guards.
+
+Arithmetic needs only the passages, so it runs with the free checks (its
+derived numbers keep the numbers check from capping); polarity and dropped
+condition need the claim's top evidence, so they run once NLI has ranked it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Protocol
+
+from scorers.guards import arithmetic, conditions, polarity
+from scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
+from scorers.guards.result import GuardResult
+
+
+class Switches(Protocol):
+    polarity: bool
+    dropped_condition: bool
+    arithmetic: bool
+
+
+@dataclass(frozen=True)
+class AllOn:
+    polarity: bool = True
+    dropped_condition: bool = True
+    arithmetic: bool = True
+
+
+@dataclass
+class ClaimGuards:
+    evidence: list[EvidenceSentence] = field(default_factory=list)  # of the deciding chunk(s)
+    results: list[GuardResult] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """A passage as one chunk, so passage sentences get passage offsets."""
+
+    passage_id: str
+    text: str
+    start: int = 0
+
+
+def passage_sentences(passages: Iterable) -> list[EvidenceSentence]:
+    return chunk_sentences(_Whole(p.id, p.text) for p in passages)
+
+
+def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn()) -> GuardResult | None:
+    if not switches.arithmetic:
+        return None
+    return arithmetic.check(claim, passage_sentences(passages))
+
+
+def guard_claim(claim: str, deciding: Iterable[ChunkLike], top: Iterable[ChunkLike],
+                contexts: dict[str, str], switches: Switches = AllOn()) -> ClaimGuards:
+    """Evidence sentences of the deciding chunk(s); polarity and dropped condition over the top chunks."""
+    out = ClaimGuards(evidence_sentences(claim, list(deciding)))
+    sentences = chunk_sentences(top)
+    if switches.polarity:
+        out.results.append(polarity.check(claim, sentences, contexts))
+    if switches.dropped_condition:
+        out.results.append(conditions.check(claim, sentences))
+    return out

@@ -1,0 +1,84 @@
+"""Arithmetic guard: derived numbers that check out count as found; wrong ones are caught with the computation."""
+
+import pytest
+
+from scorers.chunking import Chunk
+from scorers.guards import arithmetic
+from scorers.guards.evidence import chunk_sentences
+from scorers.guards.quantities import factor, read
+
+REVENUE = "Acme's revenue was $200M in 2024. In 2025 revenue reached $230M."
+PRICES = ("The Team plan costs $12 per user per month billed annually, or $15 per user per month billed monthly. "
+          "The Pro plan costs $29 per user per month billed annually.")
+PARENTAL = "Northwind offers 20 weeks of fully paid parental leave to every parent."
+FX = "Card payments in a currency other than euro carry a foreign transaction fee of 1.5% of the amount."
+SAVINGS = "Savings pots earn 2.1% AER variable interest, paid monthly. The rate was reduced from 2.5% on 1 October 2026."
+DOSE = "Take one or two 200 mg tablets every 4 to 6 hours as needed. Do not take more than 6 tablets in 24 hours."
+ABSENCE = "Requests for absences must be submitted at least two weeks in advance."
+SEATS = "The Starter plan includes 5 seats and the Growth plan includes 30 seats."
+
+
+def run(claim, passage):
+    return arithmetic.check(claim, chunk_sentences([Chunk("p1", passage, 0, len(passage), 0)]))
+
+
+@pytest.mark.parametrize("claim, passage, op", [
+    ("Revenue rose 15% from 2024 to 2025.", REVENUE, "percent_change"),
+    ("Revenue grew by about 15%.", REVENUE, "percent_change"),
+    ("Revenue grew by $30M.", REVENUE, "difference"),
+    ("The Team plan costs $144 per user per year when billed annually.", PRICES, "conversion"),
+    ("The Pro plan costs $17 more per user per month than the Team plan.", PRICES, "difference"),
+    ("Parents get 140 days of fully paid parental leave.", PARENTAL, "conversion"),
+    ("A €200 card payment in dollars costs €3 in fees.", FX, "percent_of"),
+    ("The savings rate fell by 0.4 percentage points.", SAVINGS, "point_change"),
+    ("The savings rate fell by 16%.", SAVINGS, "percent_change"),
+    ("Absence requests are due 14 days ahead.", ABSENCE, "conversion"),
+    ("The two plans include 35 seats in total.", SEATS, "sum"),
+    ("Growth includes 6x as many seats as Starter.", SEATS, "ratio"),
+])
+def test_correct_derived_numbers_count_as_found(claim, passage, op):
+    result = run(claim, passage)
+    assert not result.fired, result
+    assert result.found["derived"][0]["op"] == op, result.found
+    assert "=" in result.detail
+
+
+@pytest.mark.parametrize("claim, passage, verdict", [
+    ("Revenue rose 17% from 2024 to 2025.", REVENUE, "CONTRADICTED"),
+    ("Revenue grew by $40M.", REVENUE, "CONTRADICTED"),
+    ("Parents get 150 days of fully paid parental leave.", PARENTAL, "CONTRADICTED"),
+    ("The savings rate fell by 20%.", SAVINGS, "CONTRADICTED"),
+    ("The two plans include 40 seats in total.", SEATS, "CONTRADICTED"),
+    # two operands fit ($12 and $15 a month): not clear which one the claim means
+    ("The Team plan costs $150 per user per year.", PRICES, "NOT_ENOUGH_INFO"),
+])
+def test_wrong_derived_numbers_cap_the_verdict_and_show_the_computation(claim, passage, verdict):
+    result = run(claim, passage)
+    assert result.fired and result.flag == "arithmetic_mismatch" and result.verdict == verdict, result
+    assert result.found["computation"]["expression"] in result.detail
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Don't take more than 8 tablets in 24 hours.", DOSE),      # 6 + 2 = 8, but the claim names no sum
+    ("Refunds take 14 days.", REVENUE),                        # nothing to derive it from
+    ("Revenue reached $230M in 2025.", REVENUE),               # present as written
+    ("Revenue grew 15.4% in 2025.", REVENUE),                  # 15.0% is outside the claim's rounding
+])
+def test_no_derivation_without_a_named_operation_or_outside_rounding(claim, passage):
+    result = run(claim, passage)
+    assert not result.found.get("derived"), result
+
+
+def test_rounding_follows_the_claim():
+    assert not run("Revenue rose 15.0% in 2025.", REVENUE).fired
+    assert run("Revenue rose 15.4% in 2025.", REVENUE).fired
+
+
+def test_quantities_read_units_rates_and_precision():
+    q = read("The plan costs $12.50 per user per month, about 2 weeks.")
+    assert (q[0].value, q[0].unit, q[0].rate, q[0].decimals) == (12.5, "usd", "user/month", 2)
+    assert q[1].unit == "week" and q[1].hedged
+    assert [x.value for x in read("Version 2023-01-15 stops on 2026-12-31.")] == []
+    assert read("$1.2M")[0].value == 1_200_000 and read("$1.2M")[0].tolerance == 50_000
+    assert factor("week", "day") == 7 and factor("year", "month") == 12 and factor("tb", "gb") == 1000
+    assert factor("day", "gb") is None

@@ -1,0 +1,81 @@
+"""Dropped-condition guard: a claim that states unconditionally what the evidence grants under a condition."""
+
+import pytest
+
+from scorers.chunking import Chunk
+from scorers.guards import conditions
+from scorers.guards.evidence import chunk_sentences
+
+REFUNDS = ("Acme Cloud subscriptions can be refunded within 30 days of the original purchase date. "
+           "Enterprise customers may extend the refund window to 60 days, but only with written approval from "
+           "their account manager. Approved refunds are returned to the original payment method within 5 to 10 "
+           "business days. Add-ons such as extra storage are not refundable once they have been provisioned.")
+PARENTAL = ("From 1 January 2026, Northwind offers 20 weeks of fully paid parental leave to every parent, "
+            "regardless of gender, once they have completed 6 months of continuous employment. The leave can be "
+            "taken in up to three blocks within 12 months of the birth or adoption.")
+REMOTE = ("Employees may work remotely up to 3 days per week with their manager's approval. "
+          "Fully remote arrangements require approval from both the department head and HR.")
+LEAVE = ("Full-time employees accrue 25 days of paid time off per calendar year. Up to 5 unused days can be "
+         "carried over into the next year.")
+GERMANY = "Employees in Germany can apply for a sabbatical of up to 6 months after 5 years of service."
+PRO = "Unlimited integrations are only available on the Enterprise plan. Pro workspaces can connect 20 integrations."
+SSO = "If your workspace uses SSO, members can sign in with Okta or Google Workspace only."
+
+
+def run(claim, passage):
+    return conditions.check(claim, chunk_sentences([Chunk("p1", passage, 0, len(passage), 0)]))
+
+
+@pytest.mark.parametrize("claim, passage, kind", [
+    ("Refunds are available for up to 60 days.", REFUNDS, "restricted_group"),
+    ("Enterprise customers can get 60 days to ask for a refund.", REFUNDS, "approval"),
+    ("All employees get 20 weeks of fully paid parental leave.", PARENTAL, "conditional"),
+    ("You can work remotely up to 3 days a week.", REMOTE, "approval"),
+    ("Employees accrue 25 days of paid time off per year.", LEAVE, "restricted_group"),
+    ("Employees get a sabbatical of up to 6 months after 5 years.", GERMANY, "restricted_group"),
+    ("Employees in Germany get a sabbatical of up to 6 months after 5 years.", GERMANY, "modal"),
+    ("Add-ons are refundable.", REFUNDS, "conditional"),
+    ("Unlimited integrations are available.", PRO, "conditional"),
+])
+def test_dropped_condition_fires_with_the_condition_text(claim, passage, kind):
+    result = run(claim, passage)
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO" and result.flag == "dropped_condition", result
+    kinds = [c["kind"] for c in result.found["conditions"]]
+    assert kind in kinds, kinds
+    text = next(c["text"] for c in result.found["conditions"] if c["kind"] == kind)
+    assert text and text in passage
+    assert passage[result.sentence.start:result.sentence.end] == result.sentence.text
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Enterprise customers can extend the refund window to 60 days with their account manager's approval.",
+     REFUNDS),
+    ("With sign-off from their account manager, Enterprise customers may stretch the refund window to 60 days.",
+     REFUNDS),
+    ("You have 30 days from when you first bought the subscription to request a refund.", REFUNDS),
+    ("Approved refunds take 5 to 10 business days to arrive.", REFUNDS),
+    ("Every parent gets 20 weeks of fully paid parental leave once they've completed 6 months of continuous "
+     "employment.", PARENTAL),
+    ("After six months of continuous employment, parents receive 20 weeks of paid parental leave.", PARENTAL),
+    ("The leave can be split into up to three blocks within 12 months of the birth.", PARENTAL),
+    ("If their manager approves, employees can work remotely 3 days per week.", REMOTE),
+    ("Full-time staff get 25 days of paid time off each year.", LEAVE),
+    ("You can carry over up to 5 unused days into the next year.", LEAVE),
+    ("Germany-based employees can request a sabbatical of up to 6 months after 5 years.", GERMANY),
+    ("Employees in Germany may apply for up to 6 months of sabbatical after 5 years of service.", GERMANY),
+    ("Enterprise plans come with unlimited integrations.", PRO),
+    ("Pro workspaces can connect 20 integrations.", PRO),
+])
+def test_condition_kept_in_any_wording_passes(claim, passage):
+    result = run(claim, passage)
+    assert not result.fired, result
+
+
+def test_claims_without_key_content_are_not_checked():
+    result = run("Your password is managed by your identity provider.", SSO)
+    assert not result.fired and "no number" in result.detail
+
+
+def test_an_equally_aligned_unconditional_sentence_wins():
+    passage = "Refunds are available for 60 days. Enterprise refunds are available for 60 days with approval."
+    assert not run("Refunds are available for 60 days.", passage).fired

@@ -1,0 +1,93 @@
+"""Polarity guard: negation of the same predicate flips a verdict; paraphrases that keep polarity do not."""
+
+import pytest
+
+from scorers.guards import polarity
+from scorers.guards.evidence import EvidenceSentence
+
+
+def sentences(*texts, pid="p1"):
+    out, start = [], 0
+    for t in texts:
+        out.append(EvidenceSentence(pid, start, start + len(t), t))
+        start += len(t) + 1
+    return out
+
+
+def run(claim, *texts):
+    ev = sentences(*texts)
+    return polarity.check(claim, ev, {"p1": " ".join(texts)})
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("The payments consumer retries failed requests.",
+     "The payments consumer does not retry failed requests; failed requests are sent to the dead-letter queue."),
+    ("Glasses and contact lenses are covered by the group health plan.",
+     "Glasses and contact lenses are not covered by the group plan, but vision cover can be added."),
+    ("Webhook deliveries are not signed.", "Every webhook delivery is signed with HMAC-SHA256."),
+    ("SMS codes can also be used as a second factor.",
+     "SMS codes are not supported as a second factor because they can be intercepted."),
+    ("Visitors must sign in at the front desk.", "Visitors do not need to sign in at the front desk."),
+    ("Guests can bring pets to the office.", "Guests can no longer bring pets to the office."),
+    ("Cosmetic procedures are covered.", "Cosmetic procedures are excluded."),              # antonym
+    ("Two-factor authentication is optional for admins.", "Two-factor authentication is mandatory for admins."),
+    ("Personal devices are allowed on the guest network.", "Personal devices are forbidden on the guest network."),
+    ("Public links are enabled by default.", "Public links are disabled by default."),
+    ("The archive is available to contractors.", "The archive is unavailable to contractors."),  # prefix
+    ("Add-ons are refundable after purchase.", "Add-ons are non-refundable after purchase."),
+    ("Managers approve every expense report.", "Managers never approve expense reports themselves."),
+    ("Exports include deleted projects.", "Exports include no deleted projects."),
+])
+def test_negated_predicate_contradicts(claim, evidence):
+    result = run(claim, "The office opens at 8 am.", evidence)
+    assert result.fired and result.verdict == "CONTRADICTED" and result.flag == "polarity_mismatch", result
+    assert result.sentence.text == evidence and result.sentence.start > 0
+    assert result.found["words"]
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("The change does not require a restart.", "The change needs no restart."),
+    ("You don't need a credit card to start the trial.", "No credit card is required to start the trial."),
+    ("Data cannot be exported without admin rights.", "Exporting data requires admin rights."),   # double negation
+    ("Exporting data requires admin rights.", "Data cannot be exported without admin rights."),
+    ("Deleted data can't be recovered.", "Deleted data cannot be recovered by support."),
+    ("SMS codes are not supported.", "SMS codes aren't supported as a second factor."),
+    ("Refunds are available within 30 days.", "Refunds are not available after 30 days."),      # scope words
+    ("You can take up to 6 tablets in 24 hours.", "Do not take more than 6 tablets in 24 hours."),
+    ("Unlimited integrations are not available on the Pro plan.",
+     "Unlimited integrations are only available on the Enterprise plan."),
+    ("Customers lose access to their data after 30 days.",
+     "Customers who do not renew lose access to their data after 30 days."),                   # relative clause
+    ("Investments are protected by the investor compensation scheme.",
+     "Investments are not covered by the deposit guarantee scheme."),                           # different thing
+    ("Not only admins but also members can create projects.", "Members can create projects."),
+    ("Payments are due no later than the 5th of the month.", "Payments are due by the 5th of the month."),
+    ("Neither SMS nor email codes are accepted.", "SMS codes are not accepted, and email codes are not accepted."),
+])
+def test_same_polarity_or_different_scope_does_not_fire(claim, evidence):
+    result = run(claim, evidence)
+    assert not result.fired, result
+
+
+def test_weaker_alignment_gives_not_enough_info():
+    result = run("Members can bring guests and children to the Friday demo and the summer party.",
+                 "Members cannot bring guests to the Friday demo.")
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO"
+
+
+def test_names_only_the_evidence_subject_has_make_it_narrower():
+    result = run("Visitors must sign in at the front desk.",
+                 "Visitors to the Berlin office do not need to sign in at the front desk.")
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO"
+
+
+def test_a_tie_with_an_agreeing_sentence_stays_silent():
+    result = run("Refunds are available for subscriptions.",
+                 "Refunds are not available for add-ons.", "Refunds are available for subscriptions and seats.")
+    assert not result.fired
+
+
+def test_contradicts_is_symmetric_for_passage_pairs():
+    a, b = "Visitors must sign in at the front desk.", "Visitors do not need to sign in at the front desk."
+    assert polarity.contradicts(a, b) and polarity.contradicts(b, a)
+    assert polarity.contradicts(a, "Visitors sign in at the front desk with their badge.") is None
