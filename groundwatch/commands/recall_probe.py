@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from groundwatch.commands.common import fail, settings_from
+from groundwatch.commands.common import fail, opensearch_settings
 
 
 def register(sub) -> None:
@@ -48,11 +48,7 @@ def _ks(text: str) -> list[int]:
 def _retriever(args):
     from recall_probe.factory import build_retriever
 
-    section = None
-    if args.retriever == "opensearch" and args.index:
-        section = settings_from(args).opensearch
-        if args.opensearch_url:
-            section = section.model_copy(update={"url": args.opensearch_url})
+    section = opensearch_settings(args) if args.retriever == "opensearch" and args.index else None
     return build_retriever(args.retriever, url=args.url, opensearch=section, index=args.index, mode=args.mode,
                            field=args.field, vector_field=args.vector_field, id_field=args.id_field)
 
