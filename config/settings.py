@@ -41,6 +41,9 @@ class KafkaSettings(_Section):
     ssl_key_location: str | None = None
     ssl_key_password: SecretStr | None = None
     produce_timeout_s: float = 30.0  # dead letters and alerts: delivery must be confirmed within this
+    # The dead-letter topic's max.message.bytes (librdkafka's default message.max.bytes): a dead letter
+    # whose original value does not fit is stored truncated, with its original size and sha256 in headers.
+    dead_letter_max_bytes: int = Field(1_000_000, ge=4096)
 
     def client_config(self) -> dict[str, Any]:
         """librdkafka properties shared by consumer and producers."""

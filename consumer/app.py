@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Sequence
+from typing import Callable
 
 import structlog
 from confluent_kafka import KafkaException, TopicPartition
@@ -22,11 +22,11 @@ from config.logs import get_logger
 from config.settings import Settings
 from consumer.backoff import Backoff
 from consumer.batch import Batch
-from consumer.dead_letters import DeadLetter, DeadLetterWriter
+from consumer.checkpoint import Checkpoint, Sinks
+from consumer.dead_letters import DeadLetterWriter
 from consumer.decode import Limits
-from consumer.offsets import store_and_commit
-from consumer.prepare import message_context, prepare
-from export.base import Sink, SinkError
+from consumer.prepare import prepare
+from export.base import SinkError
 from export.metrics import Metrics
 from export.metrics_server import Health
 
@@ -41,13 +41,12 @@ def _names(partitions) -> list[str]:
 
 class StreamApp:
     def __init__(self, settings: Settings, consumer, scorer, dead_letters: DeadLetterWriter,
-                 sinks: Sequence[Sink], metrics: Metrics, health: Health,
+                 sinks: Sinks, metrics: Metrics, health: Health,
                  on_batch_done: Callable[[Batch], None] | None = None):
         self.settings = settings
         self.consumer = consumer
         self.scorer = scorer
-        self.dead_letters = dead_letters
-        self.opensearch, *self.others = sinks  # the first sink is the store; alerts come after it
+        self.checkpoint = Checkpoint(consumer, dead_letters, sinks, metrics)
         self.metrics = metrics
         self.health = health
         self.on_batch_done = on_batch_done or (lambda batch: None)
@@ -113,8 +112,6 @@ class StreamApp:
         with structlog.contextvars.bound_contextvars(batch=batch.number):
             prepare(batch, self.scorer, self.limits, self.metrics)
             done = self._deliver_with_retry(batch)
-            if done and not batch.committed:
-                self._commit(batch)
             self._resume()
         self._inflight = None
         self.metrics.set_inflight(0)
@@ -122,52 +119,11 @@ class StreamApp:
             self.on_batch_done(batch)
         return done or not batch.messages  # a batch emptied by a rebalance lost nothing
 
-    def _deliver(self, batch: Batch) -> None:
-        """Each write once; raises SinkError at the first that fails (done ones are remembered)."""
-        if batch.pending:
-            self.dead_letters.send(batch.pending)
-            for letter in batch.pending:
-                self.metrics.dead_letter(letter.stage, letter.reason)
-                with structlog.contextvars.bound_contextvars(**message_context(letter.message)):
-                    log.warning("dead_lettered", stage=letter.stage, reason=letter.reason,
-                                error_class=letter.error_class)
-            batch.pending = []
-        if not batch.indexed:
-            self._write_store(batch)
-            batch.indexed = True
-            if batch.pending:  # documents the store refused for good
-                return self._deliver(batch)
-        if not batch.alerted:
-            for sink in self.others:
-                sink.write(batch.verdicts)
-            batch.alerted = True
-
-    def _write_store(self, batch: Batch) -> None:
-        start = time.perf_counter()
-        try:
-            self.opensearch.write(batch.verdicts)
-        except SinkError as exc:
-            if not exc.permanent:
-                raise
-            # Refused whatever happens (e.g. a mapping conflict): dead-letter those, keep the rest.
-            self.metrics.sink_failure(exc.sink, exc.reason)
-            refused = {f.doc_id: f for f in exc.failures}
-            letters = []
-            for s in batch.scored:
-                failure = refused.get(s.verdict.doc_id)
-                if failure:
-                    letters.append(DeadLetter(s.message, "sink", "DocumentRejected",
-                                              f"{failure.status} {failure.error_type}: {failure.reason}",
-                                              "rejected"))
-            log.error("documents_rejected", sink=exc.sink, count=len(letters))
-            batch.add_dead_letters(letters)
-        self.metrics.observe_stage("sink", time.perf_counter() - start)
-
     def _deliver_with_retry(self, batch: Batch) -> bool:
         self._backoff.reset()
         while True:
             try:
-                self._deliver(batch)
+                self.checkpoint.attempt(batch)
                 return True
             except SinkError as exc:
                 self.metrics.sink_failure(exc.sink, exc.reason)
@@ -185,19 +141,6 @@ class StreamApp:
                     return True
                 if not batch.messages:  # every partition of it went to another member
                     return False
-
-    def _commit(self, batch: Batch) -> None:
-        offsets = batch.offsets()
-        try:
-            store_and_commit(self.consumer, offsets)
-            log.info("batch_committed", responses=len(batch), indexed=len(batch.scored),
-                     dead_letters=len(batch.dead), offsets={f"{tp.topic}[{tp.partition}]": tp.offset for tp in offsets})
-        except KafkaException as exc:
-            # Written but not committed: a replay rewrites the same ids, nothing is lost.
-            error = exc.args[0]
-            self.metrics.sink_failure("kafka_commit", error.name().strip("_").lower())
-            log.warning("commit_failed", error=error.str())
-        batch.committed = True
 
     # -- backpressure ---------------------------------------------------------
 
@@ -248,13 +191,11 @@ class StreamApp:
         batch = self._inflight
         if batch is not None and batch.prepared and not batch.committed and batch.partitions() & revoked:
             try:
-                self._deliver(batch)
+                self.checkpoint.attempt(batch)
             except SinkError as exc:
                 self.metrics.sink_failure(exc.sink, exc.reason)
                 log.warning("revoke_drops_unwritten", sink=exc.sink, partitions=_names(partitions))
                 batch.drop(revoked)
-            if batch.delivered and batch.messages:
-                self._commit(batch)
         self._release(partitions)
         self._assigned = self._assigned - revoked
         log.info("partitions_revoked", partitions=_names(partitions))

@@ -1,7 +1,7 @@
 """The one batch in flight: its messages, what became of each, and which writes are done.
 
-Steps done are remembered so a retry repeats only what failed (a retried
-OpenSearch write does not send the alerts a second time).
+Sinks done are remembered by name so a retry repeats only what failed (a
+retried OpenSearch write does not send the alerts a second time).
 """
 
 from __future__ import annotations
@@ -29,13 +29,9 @@ class Batch:
     dead: list[DeadLetter] = field(default_factory=list)     # every dead letter of the batch
     pending: list[DeadLetter] = field(default_factory=list)  # those not yet acknowledged
     prepared: bool = False  # decoded and scored: only then may it be written and committed
-    indexed: bool = False
-    alerted: bool = False
+    interrupted: bool = False  # scoring cut short by shutdown: never written, never committed
+    written: set[str] = field(default_factory=set)  # names of the sinks that stored it
     committed: bool = False
-
-    @property
-    def delivered(self) -> bool:
-        return self.prepared and not self.pending and self.indexed and self.alerted
 
     @property
     def verdicts(self) -> list[ResponseVerdict]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from config.logs import get_logger
 from config.settings import Settings
 from consumer.app import StreamApp
+from consumer.checkpoint import Sinks
 from consumer.dead_letters import DeadLetterWriter
 from export.alerts import AlertSink, Webhook
 from export.delivery import producer_config
@@ -58,16 +59,16 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
     from confluent_kafka import Consumer, Producer
 
     k = settings.kafka
-    producer = Producer(producer_config(k.client_config(), k.produce_timeout_s))
-    sinks = [OpenSearchSink(settings.opensearch)]
+    producer = Producer(producer_config(k.client_config(), k.produce_timeout_s, k.dead_letter_max_bytes))
+    sinks = Sinks(store=OpenSearchSink(settings.opensearch))
     if settings.alerts.enabled:
         a = settings.alerts
         webhook = None
         if a.webhook_url:
             webhook = Webhook(a.webhook_url, a.webhook_token.get_secret_value() if a.webhook_token else None)
-        sinks.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
+        sinks.others.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
-    dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s)
+    dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
     app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
                     on_batch_done=on_batch_done)
-    return Job(app, producer, sinks)
+    return Job(app, producer, sinks.ordered())

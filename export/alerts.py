@@ -104,7 +104,8 @@ class AlertSink:
             return
         records = [Record(self.topic, json.dumps(a, separators=(",", ":")).encode(), a["request_id"].encode(),
                           [("groundwatch.schema", ALERT_SCHEMA.encode())]) for a in alerts]
-        produce_and_confirm(self.producer, records, self.timeout_s, SINK)
+        # A refused alert names its verdict's doc_id, so the consumer can dead-letter that message.
+        produce_and_confirm(self.producer, records, self.timeout_s, SINK, ids=[a["doc_id"] for a in alerts])
         self.sent += len(alerts)
         if self.webhook:
             self._post(alerts)

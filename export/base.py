@@ -3,6 +3,12 @@
 A sink's `write` returns only once every verdict it was given is durably
 stored (or handed on); otherwise it raises, and the consumer retries the same
 batch without committing. Writes must be idempotent: a retry rewrites by id.
+
+Errors are permanent or transient. Permanent: this document (or record) will
+be refused whatever happens (too large, mapping rejected, another 4xx for that
+document); the consumer dead-letters its message with the reason and moves on.
+Transient: everything else (unreachable, timeouts, 429, 5xx, auth, a blocked
+index); the consumer pauses and retries the batch.
 """
 
 from __future__ import annotations
@@ -13,9 +19,20 @@ from typing import Protocol, Sequence
 from scorers.records import ResponseVerdict
 
 
+# Statuses that mean "this document will never be accepted": bad request (mapping, parsing),
+# payload too large, unprocessable. Other 4xx (401/403 auth or a read-only index, 404 a deleted
+# index, 408, 409, 429) depend on the server's state, not on the document: retried.
+PERMANENT_STATUSES = frozenset({400, 413, 422})
+TOO_LARGE = 413
+
+
 @dataclass(frozen=True)
 class ItemFailure:
-    """One document a sink refused, as the sink reported it (no document text)."""
+    """One document a sink refused, as the sink reported it (no document text).
+
+    `status` is the HTTP status, or for a Kafka record the nearest one (413 too
+    large, 400 invalid record, 503 anything transient).
+    """
 
     doc_id: str
     status: int
@@ -23,9 +40,17 @@ class ItemFailure:
     reason: str
 
     @property
+    def permanent(self) -> bool:
+        return self.status in PERMANENT_STATUSES
+
+    @property
     def retryable(self) -> bool:
-        # 429 (too many requests) and 5xx pass; other 4xx (mapping, parsing) repeat forever.
-        return self.status == 429 or self.status >= 500
+        return not self.permanent
+
+    @property
+    def label(self) -> str:
+        """The dead-letter reason word: too_large or rejected."""
+        return "too_large" if self.status == TOO_LARGE else "rejected"
 
 
 class SinkError(RuntimeError):
@@ -35,16 +60,22 @@ class SinkError(RuntimeError):
     """
 
     def __init__(self, sink: str, message: str, reason: str = "error",
-                 failures: Sequence[ItemFailure] = ()):
+                 failures: Sequence[ItemFailure] = (), status: int | None = None):
         super().__init__(f"{sink}: {message}")
         self.sink = sink
         self.reason = reason
         self.failures = list(failures)
+        self.status = status  # of the whole request, when the server answered one
 
     @property
     def permanent(self) -> bool:
         """True when every refused document would be refused again (retrying cannot help)."""
-        return bool(self.failures) and not any(f.retryable for f in self.failures)
+        return bool(self.failures) and all(f.permanent for f in self.failures)
+
+    @property
+    def refused(self) -> list[ItemFailure]:
+        """The documents refused for good: dead-letter them, retry the rest."""
+        return [f for f in self.failures if f.permanent]
 
 
 class SinkUnavailable(SinkError):

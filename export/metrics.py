@@ -23,7 +23,7 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512)
 # Known (stage, reason) pairs of dead letters, present at 0 from the start; "score" reasons
 # are the failing exception's class and appear when first seen.
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
-                       "sink": ("rejected",)}
+                       "sink": ("rejected", "too_large")}
 
 
 class Metrics:

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from config.logs import get_logger
 from config.settings import OpenSearchSettings
-from export.base import ItemFailure, SinkError, SinkUnavailable
+from export.base import PERMANENT_STATUSES, ItemFailure, SinkError, SinkUnavailable
 from export.opensearch_client import connect
 from export.opensearch_mapping import index_name, index_template, to_document
 from scorers.records import ResponseVerdict
@@ -73,21 +73,34 @@ class OpenSearchSink:
             raise
 
     def _write(self, verdicts: Sequence[ResponseVerdict]) -> None:
-        lines = []
+        entries = []
         for verdict in verdicts:
             index = index_name(verdict, self.settings.index_prefix, self.settings.index_period)
             self.ensure_index(index)
-            lines.append(json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}))
-            lines.append(json.dumps(to_document(verdict)))
-        body = "\n".join(lines) + "\n"
-        answer = self._call("bulk", lambda: self.client.bulk(body=body))
-        failures = bulk_failures(answer)
+            entries.append((verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
+                            + json.dumps(to_document(verdict)) + "\n"))
+        failures = self._bulk(entries)
         if failures:
             listed = "; ".join(f"{f.doc_id}: {f.status} {f.error_type}" for f in failures[:MAX_LISTED_FAILURES])
             more = f" (and {len(failures) - MAX_LISTED_FAILURES} more)" if len(failures) > MAX_LISTED_FAILURES else ""
             raise SinkError(SINK, f"bulk refused {len(failures)} of {len(verdicts)} documents: {listed}{more}",
-                            reason="rejected" if not any(f.retryable for f in failures) else "item_error",
+                            reason="rejected" if all(f.permanent for f in failures) else "item_error",
                             failures=failures)
+
+    def _bulk(self, entries: list[tuple[str, str]]) -> list[ItemFailure]:
+        """One bulk request; refused items. A request refused as a whole for what it carries
+        (400, 413: one document too large or unparsable) is split in halves down to the one
+        document at fault, which is then refused alone."""
+        try:
+            answer = self._call("bulk", lambda: self.client.bulk(body="".join(line for _, line in entries)))
+        except SinkError as exc:
+            if isinstance(exc, SinkUnavailable) or exc.status not in PERMANENT_STATUSES:
+                raise
+            if len(entries) == 1:
+                return [ItemFailure(entries[0][0], exc.status, f"http_{exc.status}", str(exc)[:300])]
+            half = len(entries) // 2
+            return self._bulk(entries[:half]) + self._bulk(entries[half:])
+        return bulk_failures(answer)
 
     def _call(self, what: str, fn):
         from opensearchpy.exceptions import ConnectionError, TransportError
@@ -102,7 +115,14 @@ class OpenSearchSink:
                 raise SinkUnavailable(SINK, f"{what}: OpenSearch answered {exc.status_code} {exc.error}",
                                       reason=f"http_{status}" if status else "unavailable") from exc
             raise SinkError(SINK, f"{what}: OpenSearch answered {status} {exc.error}",
-                            reason=f"http_{status}") from exc
+                            reason=f"http_{status}", status=status) from exc
+
+    def reachable(self) -> bool:
+        """The server answers (readiness); never raises."""
+        try:
+            return bool(self.client.ping())
+        except Exception:  # noqa: BLE001 - a probe reports, never raises
+            return False
 
     def close(self) -> None:
         self.client.close()

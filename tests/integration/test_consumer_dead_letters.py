@@ -3,18 +3,33 @@
 The scorer runs with max_length beyond the tiny model's 512 positions and one pair
 per model batch, so a long premise makes the model itself fail for that response
 only: a real scoring error, dead-lettered with stage "score".
+
+Limits are the defaults: a record just over `scorer.max_record_bytes` (1,000,000)
+is refused by the decoder, and its dead letter goes through a producer with
+librdkafka's default message.max.bytes, so it is stored truncated with its
+original size and sha256 (the upstream producer allowed 2 MB).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
+from confluent_kafka import Producer
 
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce, read_topic,
     response, settings_for, wait_until,
 )
+
+
+def _produce_large(bootstrap: str, topic: str, values: list[bytes], keys: list[bytes]) -> None:
+    """As an upstream producer whose topic allows records over librdkafka's default 1,000,000 bytes."""
+    producer = Producer({"bootstrap.servers": bootstrap, "message.max.bytes": 2_000_000})
+    for key, value in zip(keys, values):
+        producer.produce(topic, value=value, key=key, headers={"origin": b"test"})
+    assert producer.flush(20) == 0
 
 pytestmark = pytest.mark.integration
 
@@ -23,9 +38,10 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
     names = Names.fresh("poison")
     create_topics(kafka_bootstrap, names)
     settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=4,
-                            scorer={"max_record_bytes": 20_000, "max_passages": 20, "max_length": 1024,
-                                    "max_batch_size": 1, "chunk_sentences": 200})
+                            scorer={"max_passages": 20, "max_length": 1024, "max_batch_size": 1,
+                                    "chunk_sentences": 200})
     limits = settings.scorer
+    assert limits.max_record_bytes == 1_000_000 and settings.kafka.dead_letter_max_bytes == 1_000_000
 
     too_many = response(900, names.topic)
     too_many["passages"] = [{"id": f"p{i}", "text": "x"} for i in range(limits.max_passages + 1)]
@@ -44,7 +60,8 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
               json.dumps(good[2]).encode(), poison["too_large"], poison["too_many_passages"],
               json.dumps(good[3]).encode(), poison["score"], *(json.dumps(r).encode() for r in good[4:])]
     keys = [f"key-{i}".encode() for i in range(len(values))]
-    produce(kafka_bootstrap, names.topic, values, keys)
+    assert limits.max_record_bytes < len(poison["too_large"]) < limits.max_record_bytes + 1000, "just over"
+    _produce_large(kafka_bootstrap, names.topic, values, keys)
 
     running = RunningConsumer.start(settings)
     try:
@@ -59,7 +76,15 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
     for offset, reason in ((1, "not_json"), (3, "schema"), (5, "too_large"), (6, "too_many_passages")):
         letter = by_offset[offset]
         headers = dict(letter.headers())
-        assert letter.value() == values[offset], f"{reason}: the original bytes"
+        if reason == "too_large":  # cut to fit the dead-letter topic, never lost
+            assert values[offset].startswith(letter.value()) and len(letter.value()) > 990_000
+            assert headers["groundwatch.truncated"] == b"value"
+            assert headers["groundwatch.original_size"] == str(len(values[offset])).encode()
+            assert headers["groundwatch.original_sha256"] == hashlib.sha256(values[offset]).hexdigest().encode()
+        else:
+            assert letter.value() == values[offset], f"{reason}: the original bytes"
+            assert "groundwatch.truncated" not in headers
+        assert headers["groundwatch.reason"] == reason.encode()
         assert letter.key() == keys[offset]
         assert headers["origin"] == b"test", "original headers are kept"
         assert headers["groundwatch.stage"] == b"decode"
@@ -106,6 +131,7 @@ def test_documents_the_store_refuses_for_good_are_dead_lettered_and_committed(
     assert len(letters) == 1
     headers = dict(letters[0].headers())
     assert headers["groundwatch.stage"] == b"sink" and headers["groundwatch.source_offset"] == b"1"
-    assert headers["groundwatch.error"].startswith(b"400 ")
+    assert headers["groundwatch.error"].startswith(b"opensearch: 400 ")
+    assert headers["groundwatch.reason"] == b"rejected"
     assert letters[0].value() == json.dumps(textual).encode()
     assert running.metrics.dead_letters.labels("sink", "rejected")._value.get() == 1
