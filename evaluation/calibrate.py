@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluation.sweep import Row
+from scorers.files import output_path
 from scorers.thresholds import MODES, Thresholds
 
 _FLOOR = re.compile(r"^(recall|precision)\s*>=\s*([01](?:\.\d+)?)$")
@@ -65,4 +66,4 @@ def settings_document(row: Row, target: Target, dataset: str, n: int, metrics: d
 
 
 def write_settings(document: dict, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(document, indent=2) + "\n")
+    output_path(path).write_text(json.dumps(document, indent=2) + "\n")

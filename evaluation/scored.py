@@ -19,6 +19,7 @@ from pathlib import Path
 from evaluation.dataset import Labelled
 from scorers.decide import decide
 from scorers.errors import ScoringError
+from scorers.files import output_path
 from scorers.jsonl import read_jsonl
 from scorers.records import Check, ClaimVerdict, Evidence, Verdict
 from scorers.thresholds import Thresholds
@@ -102,7 +103,7 @@ def score_all(scorer, items: list[Labelled], batch: int = 32, progress: bool = F
     from tqdm import tqdm
 
     out: list[Scored] = []
-    sink = open(verdicts_out, "w", encoding="utf-8") if verdicts_out else None
+    sink = open(output_path(verdicts_out), "w", encoding="utf-8") if verdicts_out else None
     try:
         with tqdm(total=len(items), unit="resp", disable=not progress, file=sys.stderr) as bar:
             for start in range(0, len(items), batch):

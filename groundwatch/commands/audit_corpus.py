@@ -42,6 +42,7 @@ def run(args) -> int:
     from audit.report import to_dict, to_text
     from audit.score import parse_weights
     from scorers.errors import ModelLoadError
+    from scorers.files import output_path
 
     if args.opensearch_url and not args.index:
         return fail("--opensearch-url needs --index")
@@ -66,10 +67,10 @@ def run(args) -> int:
             scorer.close()
     data = to_dict(report)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
+        with open(output_path(args.output), "w", encoding="utf-8") as f:
             json.dump(data, f, indent=2)
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as f:
+        with open(output_path(args.html), "w", encoding="utf-8") as f:
             f.write(render_html(data))
     print(to_text(data), file=sys.stdout)
     return 0

@@ -34,6 +34,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from evaluation.bench.report import bench_tables
     from evaluation.bench.runner import BenchSpec, run_bench
+    from scorers.files import output_path
 
     if not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")
@@ -45,6 +46,6 @@ def run(args) -> int:
     result = run_bench(spec)
     print(bench_tables(result))
     if args.json_out:
-        args.json_out.write_text(json.dumps(result, indent=2) + "\n")
+        output_path(args.json_out).write_text(json.dumps(result, indent=2) + "\n")
     failed = [name for name, p in result["paths"].items() if "error" in p]
     return 1 if failed else 0

@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, fail, settings_from
+from scorers.files import output_path
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -83,5 +84,5 @@ def run(args) -> int:
     print(table(figures))
     print(json.dumps(figures))
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps(figures, indent=2) + "\n")
+        output_path(args.json_out).write_text(json.dumps(figures, indent=2) + "\n")
     return 0 if figures["indexed"] == args.n else 1

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from groundwatch.commands.common import fail
+from scorers.files import output_path
 
 
 def add_data_dir_arg(parser) -> None:
@@ -41,7 +42,7 @@ def run(args) -> int:
         records = list(convert(args.set_name, data_dir_of(args), args.limit, args.seed))
     except (FileNotFoundError, ValueError) as exc:
         return fail(str(exc))
-    with open(args.output, "w", encoding="utf-8") as f:
+    with open(output_path(args.output), "w", encoding="utf-8") as f:
         for r in records:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     labels = Counter(r["label"] for r in records)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -91,6 +92,6 @@ def run(args) -> int:
         if scorer:
             scorer.close()
     if args.output:
-        args.output.write_text(json.dumps(report, indent=2) + "\n")
+        output_path(args.output).write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nreport written to {args.output}", file=sys.stderr)
     return 0

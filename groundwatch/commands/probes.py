@@ -8,6 +8,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import fail
 from groundwatch.commands.convert import add_data_dir_arg, data_dir_of
+from scorers.files import output_path
 
 DEFAULT_SETS = "wice-oracle,begin,qags"  # HaluEval answers are mostly bare names
 
@@ -37,7 +38,7 @@ def run(args) -> int:
     except (FileNotFoundError, ValueError) as exc:
         return fail(str(exc))
     probes = build_probes(supported, args.per_family, args.seed)
-    with open(args.output, "w", encoding="utf-8") as f:
+    with open(output_path(args.output), "w", encoding="utf-8") as f:
         for p in probes:
             f.write(json.dumps(p, ensure_ascii=False) + "\n")
     counts = Counter(p["probe"] for p in probes)

@@ -6,6 +6,7 @@ import json
 import sys
 
 from groundwatch.commands.common import fail, opensearch_settings
+from scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -71,7 +72,7 @@ def run(args) -> int:
         return fail(f"retrieval failed: {exc}")
     print(result.table())
     if args.json_out:
-        with open(args.json_out, "w", encoding="utf-8") as f:
+        with open(output_path(args.json_out), "w", encoding="utf-8") as f:
             json.dump(result.to_dict(), f, indent=2)
     registry = probe_registry(result)
     if args.pushgateway:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from groundwatch.commands.common import fail, opensearch_settings
+from scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -66,9 +67,9 @@ def run(args) -> int:
     report = build_report(records, f, args.bucket)
     print(rates_table(report))
     if args.json_out:
-        with open(args.json_out, "w", encoding="utf-8") as handle:
+        with open(output_path(args.json_out), "w", encoding="utf-8") as handle:
             json.dump(report.to_dict(), handle, indent=2)
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as handle:
+        with open(output_path(args.html), "w", encoding="utf-8") as handle:
             handle.write(render_html(report))
     return 0 if report.responses else fail("no verdicts matched")

@@ -8,6 +8,7 @@ import sys
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
 from reports.summary import Summary
 from scorers.errors import InvalidResponse, ModelLoadError, ScoringError
+from scorers.files import output_path
 from scorers.records import ResponseVerdict
 
 
@@ -32,7 +33,7 @@ def run(args) -> int:
     summary = Summary()
     errors: list[str] = []
     records = list(read_responses(args.input, settings))
-    with open(args.output, "w", encoding="utf-8") as out, \
+    with open(output_path(args.output), "w", encoding="utf-8") as out, \
             tqdm(total=len(records), unit="resp", disable=args.no_progress, file=sys.stderr) as bar:
         valid = []
         for number, item, _ in records:
