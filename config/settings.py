@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from config.policy import PolicyConfig
 from config.scorer import ScorerConfig
 
 
@@ -106,6 +107,7 @@ class Settings(BaseSettings):
     alerts: AlertSettings = AlertSettings()
     metrics: MetricsSettings = MetricsSettings()
     consumer: ConsumerSettings = ConsumerSettings()
+    policy: PolicyConfig = PolicyConfig()
 
     def masked(self) -> dict[str, Any]:
         """For the start-up log: SecretStr fields print as '**********'."""

@@ -22,6 +22,7 @@ ALERT_SCHEMA = "groundwatch.alert.v1"
 SINK = "alerts"
 WEBHOOK_SINK = "webhook"
 METADATA_KEYS = ("app", "model", "tenant")
+CHANGING_ACTIONS = ("hedge", "strip", "block")  # policy actions that alter what the user sees
 
 
 def _alerting(claim: ClaimVerdict) -> bool:
@@ -39,15 +40,24 @@ def _deciding_passages(claim: ClaimVerdict) -> list[str]:
 
 
 def build_alert(verdict: ResponseVerdict) -> dict | None:
-    """The alert for one verdict, or None when nothing in it calls for one."""
-    claims = [c for c in verdict.claims if _alerting(c)]
-    if not claims:
+    """The alert for one verdict, or None when nothing in it calls for one.
+
+    A policy action that changes the answer (hedge, strip, block) also raises one, so a rule
+    that blocks on a flag alone is seen; `action` carries the decision (null without a policy).
+    """
+    decision = verdict.action
+    acting = decision is not None and decision.action in CHANGING_ACTIONS
+    decided = set(decision.claims) if acting else set()
+    claims = [c for c in verdict.claims if _alerting(c) or c.index in decided]
+    if not claims and not acting:
         return None
     reasons = []
     if any(c.verdict is Verdict.CONTRADICTED for c in claims):
         reasons.append("contradicted")
-    if any(c.severity == "high" and c.verdict is not Verdict.SUPPORTED for c in claims):
+    if any(c.scored and c.severity == "high" and c.verdict is not Verdict.SUPPORTED for c in claims):
         reasons.append("high_severity_unsupported")
+    if acting:
+        reasons.append(f"action_{decision.action}")
     return {
         "schema": ALERT_SCHEMA,
         "request_id": verdict.request_id,
@@ -66,6 +76,9 @@ def build_alert(verdict: ResponseVerdict) -> dict | None:
             "contradiction": c.contradiction,
             "passage_ids": _deciding_passages(c),
         } for c in claims],
+        "action": None if decision is None else {"action": decision.action, "rule": decision.rule,
+                                                 "reason": decision.reason, "claims": decision.claims,
+                                                 "stripped": decision.stripped},
     }
 
 

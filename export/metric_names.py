@@ -13,9 +13,13 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_stage_seconds",  # histogram {stage=decode|claims|evidence|inference|sink}
     "groundwatch_batch_size",  # histogram
     "groundwatch_inflight_responses",  # gauge
-    "groundwatch_model_info",  # gauge {provider, precision, model}
+    "groundwatch_model_info",  # gauge {provider, precision, model, fallback="none|cuda_unavailable"}
     "groundwatch_recall_at_k",  # gauge {k, source="probe|online"}
     "groundwatch_recall_probe_mrr",  # gauge
     "groundwatch_consumer_lag",  # gauge {topic, partition}
     "groundwatch_context_conflicts_total",  # counter
+    "groundwatch_actions_total",  # {action="pass|log|hedge|strip|block", rule}
+    "groundwatch_http_requests_total",  # groundwatch serve {endpoint, status}
+    "groundwatch_http_request_seconds",  # histogram {endpoint}
+    "groundwatch_serve_batch_responses",  # histogram: responses per scorer call in serve
 })

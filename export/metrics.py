@@ -20,6 +20,10 @@ STAGE_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
                  10.0, 30.0, 60.0)
 # Pairs per NLI model batch; the batcher caps it at scorer.max_batch_size (64 by default).
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512)
+# groundwatch serve: one request end to end (a cached or tiny answer in ms, a long one in seconds),
+# and responses per scorer call (how many concurrent requests shared one model batch).
+HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # Known (stage, reason) pairs of dead letters, present at 0 from the start; "score" reasons
 # are the failing exception's class and appear when first seen.
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
@@ -48,8 +52,18 @@ class Metrics:
                                     buckets=BATCH_BUCKETS, registry=r)
         self.inflight = Gauge("groundwatch_inflight_responses", "Responses polled but not yet committed.",
                               registry=r)
-        self.model_info = Gauge("groundwatch_model_info", "The NLI model in use (value 1).",
-                                ["provider", "precision", "model"], registry=r)
+        self.model_info = Gauge("groundwatch_model_info", "The NLI model in use (value 1); fallback names why "
+                                "the provider is not the one asked for (none, cuda_unavailable).",
+                                ["provider", "precision", "model", "fallback"], registry=r)
+        self.actions = Counter("groundwatch_actions", "Policy actions decided per response, by action and the "
+                               "rule that decided it.", ["action", "rule"], registry=r)
+        self.http_requests = Counter("groundwatch_http_requests", "Requests answered by groundwatch serve.",
+                                     ["endpoint", "status"], registry=r)
+        self.http_seconds = Histogram("groundwatch_http_request_seconds", "groundwatch serve: time from "
+                                      "request to answer.", ["endpoint"], buckets=HTTP_BUCKETS, registry=r)
+        self.serve_batch = Histogram("groundwatch_serve_batch_responses", "groundwatch serve: responses "
+                                     "scored together in one scorer call.", buckets=SERVE_BATCH_BUCKETS,
+                                     registry=r)
         self.recall_at_k = Gauge("groundwatch_recall_at_k", "Share of gold passages among the first k "
                                  "retrieved.", ["k", "source"], registry=r)
         self.recall_probe_mrr = Gauge("groundwatch_recall_probe_mrr", "Mean reciprocal rank of the first "
@@ -94,6 +108,8 @@ class Metrics:
                 self.claims.labels(claim.verdict.value).inc()
             if v.context_conflicts:
                 self.context_conflicts.inc(len(v.context_conflicts))
+            if v.action is not None:
+                self.actions.labels(v.action.action, v.action.rule).inc()
             self._recall(v)
 
     def _recall(self, v: ResponseVerdict) -> None:
@@ -113,8 +129,25 @@ class Metrics:
     def set_inflight(self, n: int) -> None:
         self.inflight.set(n)
 
-    def set_model(self, provider: str, precision: str, model: str) -> None:
-        self.model_info.labels(provider, precision, model).set(1)
+    def set_model(self, provider: str, precision: str, model: str, fallback: str = "none") -> None:
+        self.model_info.labels(provider, precision, model, fallback).set(1)
+
+    def start_actions_at_zero(self, actions, rules) -> None:
+        """Every (action, rule) a policy can decide, present at 0 (its rules are known at start-up)."""
+        for action in actions:
+            for rule in rules:
+                self.actions.labels(action, rule)
+
+    def action(self, action: str, rule: str) -> None:
+        """An action decided outside `scored` (serve's on_timeout / on_error fallbacks)."""
+        self.actions.labels(action, rule).inc()
+
+    def http_request(self, endpoint: str, status: int, seconds: float) -> None:
+        self.http_requests.labels(endpoint, str(status)).inc()
+        self.http_seconds.labels(endpoint).observe(seconds)
+
+    def observe_serve_batch(self, responses: int) -> None:
+        self.serve_batch.observe(responses)
 
     def set_lag(self, topic: str, partition: int, lag: int) -> None:
         self.consumer_lag.labels(topic, str(partition)).set(lag)

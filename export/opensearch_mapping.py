@@ -62,6 +62,8 @@ MAPPINGS = {
             "claim_similarity": {"properties": {"top": _FLOAT, "mean": _FLOAT, "variance": _FLOAT, "n": _INT}}}},
         "gold_passage_ids": _KEYWORD,
         "passage_ids": _KEYWORD,
+        "action": {"properties": {"action": _KEYWORD, "rule": _KEYWORD, "reason": _STORED_TEXT,
+                                  "claims": _INT, "stripped": _INT}},
         "passages": {"properties": {
             "id": _KEYWORD, "text": _STORED_TEXT, "score": _FLOAT, "doc_id": _KEYWORD,
             "title": {"type": "text"}, "updated_at": _KEYWORD}},

@@ -26,6 +26,7 @@ from scorers.nli.base import NLIBackend
 from scorers.nli.batcher import DynamicBatcher
 from scorers.nli.pair_scorer import PairScorer
 from scorers.numbers import passage_quantities
+from scorers.policy import ActionPolicy
 from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
@@ -64,7 +65,7 @@ def model_version(backend: NLIBackend) -> str:
 
 class Scorer:
     def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
-                 stage_timer: StageTimer | None = None, on_batch=None):
+                 stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None):
         self.config = config
         self.backend = backend
         self.embedder = embedder
@@ -76,6 +77,7 @@ class Scorer:
         self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
         self._claims = ClaimCache()
         self._timer = stage_timer or (lambda stage, seconds: None)
+        self.policy = policy  # decides each verdict's action (scorers/policy.py); None: no action recorded
 
     @classmethod
     def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
@@ -212,4 +214,8 @@ class Scorer:
             except Exception as exc:  # noqa: BLE001
                 out.append(ScoringError(f"{type(exc).__name__}: {exc}"))
         self._timer("inference", time.perf_counter() - start)
+        if self.policy is not None:
+            for verdict in out:
+                if isinstance(verdict, ResponseVerdict):
+                    verdict.action = self.policy.decide(verdict)
         return out

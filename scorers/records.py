@@ -85,6 +85,21 @@ class ResponseSummary:
 
 
 @dataclass
+class PolicyDecision:
+    """What to do with the answer (scorers/policy.py): pass | log | hedge | strip | block, and why.
+
+    `claims` are the claims that decided the action; `stripped` the claims whose spans a
+    `strip` removes. `reason` names verdicts, severities and the rule, never claim text.
+    """
+
+    action: str
+    rule: str
+    reason: str
+    claims: list[int] = field(default_factory=list)
+    stripped: list[int] = field(default_factory=list)
+
+
+@dataclass
 class ResponseVerdict:
     request_id: str
     scorer_version: str
@@ -100,6 +115,7 @@ class ResponseVerdict:
     passage_ids: list[str] = field(default_factory=list)
     # The retrieved passages as scored, so an evidence trace survives corpus changes.
     passages: list[dict] = field(default_factory=list)
+    action: PolicyDecision | None = None  # None: no policy applied
 
     @property
     def doc_id(self) -> str:

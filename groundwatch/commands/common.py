@@ -41,7 +41,10 @@ def opensearch_settings(args):
 
 def build_scorer(settings: Settings, **kwargs):
     from scorers.pipeline import Scorer
+    from scorers.policy import ActionPolicy
 
+    if settings.policy.enabled:
+        kwargs.setdefault("policy", ActionPolicy(settings.policy))
     return Scorer.from_config(settings.scorer, **kwargs)
 
 

@@ -15,7 +15,7 @@ from scorers.records import ContextConflict, Verdict
 from tests.unit.verdicts import claim, verdict
 
 ALLOWED_LABELS = {"verdict", "stage", "reason", "sink", "provider", "precision", "model", "k", "source",
-                  "topic", "partition", "le"}
+                  "topic", "partition", "le", "fallback", "action", "rule", "endpoint", "status"}
 
 
 def _samples(metrics: Metrics) -> dict[tuple, float]:
@@ -60,6 +60,9 @@ def test_labels_are_small_vocabularies_never_ids():
     m.set_lag("rag-responses", 3, 12)
     m.observe_stage("inference", 0.2)
     m.observe_nli_batch(16, 0.05)
+    m.action("log", "on_timeout")
+    m.http_request("check", 200, 0.1)
+    m.observe_serve_batch(4)
     labels = {name for (_, pairs) in _samples(m) for name, _ in pairs}
     assert labels <= ALLOWED_LABELS
     assert not any("req-should-not-appear" in str(key) for key in _samples(m))
