@@ -41,3 +41,12 @@ class ScorerConfig(BaseModel):
     max_wait_ms: float = 5.0
     max_passages: int = 100
     max_record_bytes: int = 1_000_000
+    # Caps per response: over them the response is dead-lettered (reason too_many_claims / too_many_pairs)
+    # instead of holding the batch; pairs count claim-evidence and context-conflict pairs.
+    max_claims: int = Field(128, ge=1)
+    max_pairs: int = Field(1024, ge=1)
+    # Deadlines (scorers/deadline.py): one scorer call, and the wait for any one model result. A late
+    # response is dead-lettered (reason deadline). The batch deadline must stay below
+    # kafka.max_poll_interval_ms (checked in config/settings.py).
+    batch_deadline_s: float = Field(120.0, gt=0)
+    future_timeout_s: float = Field(60.0, gt=0)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.policy import PolicyConfig
@@ -108,6 +108,17 @@ class Settings(BaseSettings):
     metrics: MetricsSettings = MetricsSettings()
     consumer: ConsumerSettings = ConsumerSettings()
     policy: PolicyConfig = PolicyConfig()
+
+    @model_validator(mode="after")
+    def _deadlines_fit(self) -> "Settings":
+        # A batch must be scored and written well within max.poll.interval.ms, or the group evicts
+        # the member mid-batch and hands the same batch to the next one.
+        if self.scorer.batch_deadline_s * 1000 > self.kafka.max_poll_interval_ms / 2:
+            raise ValueError(f"scorer.batch_deadline_s ({self.scorer.batch_deadline_s}) must be at most half of "
+                             f"kafka.max_poll_interval_ms ({self.kafka.max_poll_interval_ms} ms)")
+        if self.scorer.future_timeout_s > self.scorer.batch_deadline_s:
+            raise ValueError("scorer.future_timeout_s must not exceed scorer.batch_deadline_s")
+        return self
 
     def masked(self) -> dict[str, Any]:
         """For the start-up log: SecretStr fields print as '**********'."""

@@ -10,7 +10,34 @@ class InvalidResponse(ValueError):
 
 
 class ScoringError(RuntimeError):
-    """Scoring a valid response failed (model or evidence stage)."""
+    """Scoring a valid response failed; `stage` says where, `reason` is a short fixed word.
+
+    stage: claims | embed | evidence | limits | pairs | conflicts | verdict | deadline (or "score"
+    when unknown); reason: the stage, or for limits and deadlines what was exceeded
+    (too_many_claims, too_many_pairs, deadline). `error_class` names the exception behind it.
+    """
+
+    def __init__(self, message: str, stage: str = "score", reason: str | None = None,
+                 error_class: str | None = None):
+        super().__init__(message)
+        self.stage = stage
+        self.reason = reason or stage
+        self.error_class = error_class or type(self).__name__
+
+    @classmethod
+    def wrap(cls, stage: str, exc: BaseException) -> "ScoringError":
+        """What escaped one stage for one response (a ScoringError passes through as it is)."""
+        if isinstance(exc, ScoringError):
+            return exc
+        return cls(f"{type(exc).__name__}: {exc}", stage, stage, type(exc).__name__)
+
+
+class DeadlineExceeded(ScoringError):
+    """A response's model results did not come back in time (`cause`: batch | future | shutdown)."""
+
+    def __init__(self, cause: str, message: str):
+        super().__init__(f"DeadlineExceeded ({cause}): {message}", "deadline", "deadline")
+        self.cause = cause
 
 
 class ModelLoadError(RuntimeError):

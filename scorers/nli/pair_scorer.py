@@ -4,12 +4,14 @@ Premises longer than the model's window are cut into overlapping token
 windows; the pair takes the window with the highest entailment, and the
 highest contradiction of any window (a contradiction anywhere counts).
 Identical pairs are scored once: the cache key is (model version, premise
-hash, claim hash).
+hash, claim hash). The cache is read by submitters and written by the
+batcher's thread (future callbacks), so every access holds `_lock`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 
@@ -30,6 +32,7 @@ class PairScorer:
         self.batcher = batcher
         self.model_version = model_version
         self._cache: OrderedDict[tuple, NLIScores] = OrderedDict()
+        self._lock = threading.Lock()
         self._cache_size = cache_size
         self._overlap = window_overlap
         self.cache_hits = 0
@@ -62,10 +65,13 @@ class PairScorer:
             key = _key(self.model_version, premise, claim)
             fut: Future = Future()
             results.append(fut)
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                self.cache_hits += 1
-                fut.set_result(self._cache[key])
+            with self._lock:
+                cached = self._cache.get(key)
+                if cached is not None:
+                    self._cache.move_to_end(key)
+                    self.cache_hits += 1
+            if cached is not None:
+                fut.set_result(cached)
                 continue
             if key in pending:
                 pending[key].append((fut, 0))
@@ -85,11 +91,13 @@ class PairScorer:
 
     def _chain(self, key: tuple, window_futures: list[Future], waiters: list[Future]) -> None:
         state = {"left": len(window_futures)}
+        lock = threading.Lock()  # callbacks run on the batcher thread, or here if already done
 
         def done(_):
-            state["left"] -= 1
-            if state["left"]:
-                return
+            with lock:
+                state["left"] -= 1
+                if state["left"]:
+                    return
             try:
                 scores = [wf.result() for wf in window_futures]
             except Exception as exc:  # noqa: BLE001
@@ -107,9 +115,10 @@ class PairScorer:
             wf.add_done_callback(done)
 
     def _store(self, key: tuple, scores: NLIScores) -> None:
-        self._cache[key] = scores
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[key] = scores
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
 
     def score(self, pairs: list[Pair]) -> list[NLIScores]:
         return [f.result() for f in self.submit(pairs)]
