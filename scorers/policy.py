@@ -73,6 +73,13 @@ class ActionPolicy:
         reason = (f"claim {first.index}: {first.verdict.value}, severity {first.severity} (rule {rule})"
                   + (f"; {len(deciding) - 1} more claim(s)" if len(deciding) > 1 else ""))
         stripped = [c.index for c, a, _ in per_claim if a == "strip"] if action == "strip" else []
+        if action == "strip":
+            # Nothing to cut by (a producer-given claim not found in the answer), or nothing checked
+            # would be left: withhold the answer instead.
+            if any(c.span[1] <= c.span[0] for c in verdict.claims if c.index in stripped):
+                action, reason = "block", reason + "; a claim to strip has no span"
+            elif all(c.index in stripped for c in verdict.claims if c.scored):
+                action, reason = "block", reason + "; no checked claim left after strip"
         return PolicyDecision(action, rule, reason, [c.index for c, _ in deciding], stripped)
 
     def fallback(self, kind: str, detail: str = "") -> PolicyDecision:
@@ -86,16 +93,9 @@ class ActionPolicy:
         if decision.action == "block":
             return Rewritten(decision, c.block_message)
         if decision.action == "strip" and verdict is not None:
-            spans = [cl.span for cl in verdict.claims]
-            remove = set(decision.stripped)
-            if any(spans[i][1] <= spans[i][0] for i in remove):
-                # A claim given by the producer that is not in the answer: nothing to cut, so withhold it.
-                blocked = PolicyDecision("block", decision.rule, decision.reason + "; a stripped claim has no span",
-                                         decision.claims, decision.stripped)
-                return Rewritten(blocked, c.block_message)
-            text = strip_spans(answer, spans, remove)
-            if not text.strip() or all(cl.index in remove for cl in verdict.claims if cl.scored):
-                blocked = PolicyDecision("block", decision.rule, decision.reason + "; no checked claim left after strip",
+            text = strip_spans(answer, [cl.span for cl in verdict.claims], set(decision.stripped))
+            if not text.strip():
+                blocked = PolicyDecision("block", decision.rule, decision.reason + "; nothing left after strip",
                                          decision.claims, decision.stripped)
                 return Rewritten(blocked, c.block_message)
             return Rewritten(decision, text)

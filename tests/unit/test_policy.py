@@ -103,6 +103,7 @@ def test_strip_of_an_opening_clause_capitalises_the_next():
 def test_strip_that_leaves_no_checked_claim_blocks():
     policy = ActionPolicy()
     v = _answer_verdict([N, N, N, N, K], ["high"] * 4 + ["normal"])
+    assert policy.decide(v).action == "block"  # the recorded action is the one applied
     out = policy.apply(ANSWER, v, policy.decide(v))
     assert out.decision.action == "block" and out.answer == PolicyConfig().block_message
     assert "no checked claim left" in out.decision.reason
