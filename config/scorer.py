@@ -24,6 +24,10 @@ class ScorerConfig(BaseModel):
     tau_contradiction: float = Field(0.90, ge=0, le=1)
     threshold_mode: str = "sigmoid"  # static | tiered | sqrt | sigmoid
     threshold_pivot: float = 0.6
+    # threshold: SUPPORTED when the best entailment reaches tau_entailment; combiner: when the fitted
+    # combiner's P(supported) reaches its threshold (contradiction is still decided first, with tau_c).
+    verdict_rule: Literal["threshold", "combiner"] = "threshold"
+    combiner_path: str | None = None  # None: combiner.json beside the model
     top_k: int = Field(4, ge=1)
     pair_top: int = Field(3, ge=0)
     # claim: re-rank the chunks per claim (default); question: reuse the retriever's

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaluation.dataset import Labelled
+from scorers.combiner import Combiner, claim_features
 from scorers.decide import decide
 from scorers.errors import ScoringError
 from scorers.files import output_path
@@ -31,6 +32,7 @@ class StoredClaim:
     evidence: list[Evidence]
     checks: list[Check]
     flags: list[str]
+    text: str = ""  # the claim (the combiner's features need it)
 
     @property
     def skipped(self) -> bool:
@@ -38,7 +40,7 @@ class StoredClaim:
 
     @classmethod
     def from_verdict(cls, c: ClaimVerdict) -> "StoredClaim":
-        return cls(c.verdict, list(c.evidence), list(c.checks), list(c.flags))
+        return cls(c.verdict, list(c.evidence), list(c.checks), list(c.flags), c.text)
 
     @classmethod
     def from_dict(cls, d: dict) -> "StoredClaim":
@@ -46,7 +48,7 @@ class StoredClaim:
                              e["contradiction"], e["retrieval_score"], e.get("kind", "chunk"))
                     for e in d.get("evidence", [])]
         checks = [Check(c["name"], c["passed"], c.get("detail", "")) for c in d.get("checks", [])]
-        return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])))
+        return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])), d.get("text", ""))
 
 
 @dataclass
@@ -58,36 +60,55 @@ class Scored:
 
 @dataclass(frozen=True)
 class Variant:
-    """How to re-decide: thresholds, with or without free checks and pairwise premises."""
+    """How to re-decide: thresholds (or a combiner), with or without free checks and pairwise premises."""
 
     thresholds: Thresholds
     free_checks: bool = True
     pairs: bool = True
+    combiner: Combiner | None = None  # verdict_rule combiner; tau_c of `thresholds` still decides contradiction
 
 
 @dataclass(frozen=True)
 class Prediction:
     unsupported: bool  # any checked claim not SUPPORTED
     three_way: str     # contradicted > not_enough_info > supported
-    score: float       # 1 - minimum over checked claims of the best entailment
+    score: float       # 1 - minimum over checked claims of the best entailment (combiner: of P(supported))
 
 
-def claim_verdict(claim: StoredClaim, variant: Variant) -> tuple[Verdict, list[str]]:
+def claim_decision(claim: StoredClaim, variant: Variant,
+                   passages: dict[str, str] | None = None) -> tuple[Verdict, list[str], float]:
+    """Verdict, flags and support (best entailment, or the combiner's P(supported)) of one stored claim."""
     if claim.skipped:
-        return Verdict.SKIPPED, claim.flags
+        return Verdict.SKIPPED, claim.flags, 1.0
     evidence = claim.evidence if variant.pairs else [e for e in claim.evidence if e.kind == "chunk"]
-    return decide(evidence, claim.checks if variant.free_checks else [], variant.thresholds)
+    checks = claim.checks if variant.free_checks else []
+    support, supported = max((e.entailment for e in evidence), default=0.0), None
+    if variant.combiner is not None:
+        support = variant.combiner.probability(claim_features(claim.text, evidence, checks, passages or {}))
+        supported = support >= variant.combiner.threshold
+    verdict, flags = decide(evidence, checks, variant.thresholds, supported)
+    return verdict, flags, support
+
+
+def claim_verdict(claim: StoredClaim, variant: Variant,
+                  passages: dict[str, str] | None = None) -> tuple[Verdict, list[str]]:
+    verdict, flags, _ = claim_decision(claim, variant, passages)
+    return verdict, flags
+
+
+def passage_texts(scored: Scored) -> dict[str, str]:
+    return {p.id: p.text for p in scored.item.response.passages}
 
 
 def predict(scored: Scored, variant: Variant) -> Prediction:
     verdicts, entailments = [], []
+    texts = passage_texts(scored) if variant.combiner is not None else None
     for claim in scored.claims:
         if claim.skipped:
             continue
-        verdict, _ = claim_verdict(claim, variant)
+        verdict, _, support = claim_decision(claim, variant, texts)
         verdicts.append(verdict)
-        evidence = claim.evidence if variant.pairs else [e for e in claim.evidence if e.kind == "chunk"]
-        entailments.append(max((e.entailment for e in evidence), default=0.0))
+        entailments.append(support)
     if Verdict.CONTRADICTED in verdicts:
         three = "contradicted"
     elif Verdict.NOT_ENOUGH_INFO in verdicts:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from config.scorer import ScorerConfig
 from evaluation.calibrate import Target, choose, settings_document, write_settings
+from evaluation.combiner_fit import describe, fit_combiner
 from evaluation.conditions import conditions_table, seed_conditions
 from evaluation.dataset import Labelled
 from evaluation.probe_report import probe_report, probe_table
 from evaluation.report import evaluation_report, headline_table, strata_table, three_way_table
+from evaluation.rules import rule_rows, rules_table
 from evaluation.scored import Scored, Variant, load_scored, score_all
 from evaluation.sweep import evaluate, grid, sweep, table
+from scorers.combiner import Combiner
 from scorers.thresholds import Thresholds
 
 
@@ -29,6 +32,9 @@ class Options:
     seed: int = 0
     batch: int = 32
     progress: bool = True
+    combiner: Combiner | None = None   # compare (or, under verdict_rule combiner, decide) with it
+    fit_combiner: Path | None = None   # fit a combiner on these responses and write it here
+    model: str | None = None           # the NLI model of the scores (name@digest), for the combiner file
 
 
 def _question_run(config: ScorerConfig, scorer, items: list[Labelled], options: Options) -> list[Scored]:
@@ -47,10 +53,11 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
     else:
         scored = score_all(scorer, items, options.batch, options.progress, options.save_verdicts)
     base = Thresholds.from_config(config)
-    variant = Variant(base, free_checks=config.free_checks)
+    decides = options.combiner if config.verdict_rule == "combiner" else None
+    variant = Variant(base, free_checks=config.free_checks, combiner=decides)
     report = evaluation_report(scored, variant, options.resamples, options.seed)
-    parts = [f"== {options.dataset}: thresholds {base.mode} tau_e {base.tau_entailment} "
-             f"tau_c {base.tau_contradiction} ==", headline_table(report)]
+    rule = "combiner" if decides else f"thresholds {base.mode} tau_e {base.tau_entailment}"
+    parts = [f"== {options.dataset}: {rule} tau_c {base.tau_contradiction} ==", headline_table(report)]
     if "three_way" in report:
         parts.append(three_way_table(report))
     parts.append(strata_table(report))
@@ -75,7 +82,24 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         parts.append(f"calibrated for {options.target} on {report['n_scored']} responses -> "
                      f"{options.calibration_out}\n" + table([evaluate(scored, best.thresholds,
                                                                       free_checks=config.free_checks)]))
+    if options.fit_combiner:
+        fitted = fit_combiner(scored, replace(variant, combiner=None), options.model or "unknown",
+                              {"input": Path(options.dataset).name, "half": "calibration",
+                               "settings": _window_settings(config)})
+        fitted.save(options.fit_combiner)
+        report["combiner_fit"] = fitted.to_dict()
+        parts.append(f"combiner fitted -> {options.fit_combiner}\n" + describe(fitted))
+    if options.combiner is not None:
+        report["verdict_rules"] = rule_rows(scored, variant, options.combiner, options.resamples, options.seed)
+        parts.append("verdict rule: threshold vs combiner\n" + rules_table(report["verdict_rules"]))
     return report, "\n\n".join(parts)
+
+
+def _window_settings(config: ScorerConfig) -> dict:
+    """The evidence settings the features were computed under (a combiner fits them)."""
+    keys = ("chunk_sentences", "chunk_overlap", "top_k", "pair_top", "rrf_k", "use_embeddings", "max_length",
+            "evidence_mode", "free_checks")
+    return {k: getattr(config, k) for k in keys if hasattr(config, k)}
 
 
 def probe_section(config: ScorerConfig, scorer, probes: list[Labelled], options: Options) -> tuple[dict, str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from evaluation.scored import Scored, Variant, claim_verdict
+from evaluation.scored import Scored, Variant, claim_verdict, passage_texts
 from scorers.numbers import quantities
 
 LONG_PASSAGE_WORDS = 800
@@ -33,7 +33,8 @@ def strata_of(scored: Scored, variant: Variant) -> list[str]:
     skipped = sum(1 for c in claims if c.skipped)
     if claims and skipped * 2 >= len(claims):
         out.add("decorative_heavy")
-    if any("multi_hop" in claim_verdict(c, variant)[1] for c in claims if not c.skipped):
+    texts = passage_texts(scored) if variant.combiner is not None else None
+    if any("multi_hop" in claim_verdict(c, variant, texts)[1] for c in claims if not c.skipped):
         out.add("multi_hop_flagged")
     if sum(len(p.text.split()) for p in response.passages) >= LONG_PASSAGE_WORDS:
         out.add("long_passages")

@@ -9,7 +9,8 @@ from scorers.schema import Passage
 from scorers.thresholds import Thresholds
 
 
-def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds) -> tuple[Verdict, list[str]]:
+def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds,
+           supported: bool | None = None) -> tuple[Verdict, list[str]]:
     """Contradiction first, then entailment; failed free checks cap the verdict."""
     flags: list[str] = []
     if not evidence:
@@ -22,7 +23,8 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
         tau_c = thresholds.contradiction(best_c.retrieval_score)
         if best_c.contradiction >= tau_c and best_c.contradiction > best_e.entailment:
             verdict = Verdict.CONTRADICTED
-        elif best_e.entailment >= tau_e:
+        # The combiner (verdict_rule combiner) replaces only this step: contradiction stays first.
+        elif (best_e.entailment >= tau_e) if supported is None else supported:
             verdict = Verdict.SUPPORTED
         else:
             verdict = Verdict.NOT_ENOUGH_INFO

@@ -18,6 +18,7 @@ from scorers import SCORER_VERSION
 from scorers.checks import cited_ids_for, run_checks
 from scorers.chunking import Chunk, chunk_passages
 from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
+from scorers.combiner import claim_features, combiner_path, load_combiner
 from scorers.conflicts import ConflictFinder
 from scorers.decide import decide, summarise
 from scorers.decorative import decorative_reason
@@ -71,6 +72,8 @@ class Scorer:
         self.embedder = embedder
         self.thresholds = Thresholds.from_config(config)
         self.model = model_version(backend)
+        self.combiner = (load_combiner(combiner_path(config.combiner_path, backend.model_dir), self.model)
+                         if config.verdict_rule == "combiner" else None)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
         self.pairs = PairScorer(backend, self.batcher, self.model)
@@ -138,6 +141,13 @@ class Scorer:
                 c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
                                                 self.config.rrf_k)
 
+    def _supported(self, claim: str, evidence: list[Evidence], checks: list[Check],
+                   passages: dict[str, str]) -> bool | None:
+        """The combiner's call on entailment (None under the threshold rule)."""
+        if self.combiner is None:
+            return None
+        return self.combiner.supported(claim_features(claim, evidence, checks, passages))
+
     def _verdict(self, prepared: _Prepared, scored_at: str) -> ResponseVerdict:
         response = prepared.response
         claims = []
@@ -152,7 +162,9 @@ class Scorer:
                 evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
                                          round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
                                          round(cand.retrieval_score, 4), cand.kind))
-            verdict, flags = decide(evidence, c.checks, self.thresholds)
+            verdict, flags = decide(evidence, c.checks, self.thresholds,
+                                    self._supported(c.claim.text, evidence, c.checks,
+                                                    {p.id: p.text for p in response.passages}))
             evidence.sort(key=lambda e: -max(e.entailment, e.contradiction))
             claims.append(ClaimVerdict(
                 c.index, c.claim.text, c.claim.span, c.severity, verdict,

@@ -31,6 +31,12 @@ def register(sub) -> None:
                    help="skip the second run that reuses the question's passages in rank order")
     p.add_argument("--save-verdicts", type=Path, help="also write the verdict records (JSONL)")
     p.add_argument("--from-verdicts", type=Path, help="re-decide verdict records written earlier; no model")
+    p.add_argument("--fit-combiner", type=Path, metavar="OUT.json",
+                   help="fit the verdict combiner on the calibration half and write it (ship it beside the model "
+                        "as combiner.json)")
+    p.add_argument("--combiner", type=Path, metavar="FILE",
+                   help="combiner to compare with the threshold rule (default: combiner.json beside the model, "
+                        "if it was fitted for this model)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
@@ -59,6 +65,10 @@ def run(args) -> int:
         return fail("--calibrate needs --calibration-out FILE")
     if args.from_verdicts and args.probes:
         return fail("--from-verdicts applies to --input only")
+    if args.fit_combiner and (not args.input or args.half == "report"):
+        return fail("--fit-combiner fits on the calibration half of --input (never on the report half)")
+    if args.fit_combiner:
+        args.half = "calibration"
     try:
         target = parse_target(args.calibrate) if args.calibrate else None
         items = read_labelled(args.input, args.limit, args.half) if args.input else []
@@ -72,12 +82,21 @@ def run(args) -> int:
             scorer = build_scorer(settings)
         except ModelLoadError as exc:
             return fail(str(exc))
+    from evaluation.combiner_choice import comparison_combiner, scores_model
     from evaluation.session import Options, labelled_section, probe_section
+    from scorers.combiner import CombinerError
 
+    model = scorer.model if scorer else scores_model(args.from_verdicts)
+    try:
+        combiner = comparison_combiner(settings.scorer, model, args.combiner,
+                                       scorer.combiner if scorer else None) if items else None
+    except CombinerError as exc:
+        return fail(str(exc))
     options = Options(dataset=str(args.input or ""), sweep=args.sweep, target=target,
                       calibration_out=args.calibration_out, question_mode=not args.no_question_mode,
                       save_verdicts=args.save_verdicts, from_verdicts=args.from_verdicts,
-                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=sys.stderr.isatty())
+                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=sys.stderr.isatty(),
+                      combiner=combiner, fit_combiner=args.fit_combiner, model=model)
     report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
     try:
         if items:
