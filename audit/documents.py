@@ -33,8 +33,10 @@ def from_record(record: dict, where: str) -> Document:
     if not isinstance(record, dict):
         raise CorpusError(f"{where}: expected a JSON object")
     doc_id, text = record.get("doc_id"), record.get("text")
+    if doc_id is None:
+        doc_id = record.get("id")  # retriever corpora (examples/probes/corpus.jsonl) call it id
     if doc_id is None or str(doc_id).strip() == "":
-        raise CorpusError(f"{where}: doc_id is missing")
+        raise CorpusError(f"{where}: doc_id is missing (give doc_id or id)")
     if text is not None and not isinstance(text, str):
         raise CorpusError(f"{where}: text must be a string")
     return Document(str(doc_id), str(record.get("title") or ""), text or "",
@@ -47,6 +49,11 @@ def read_jsonl(path: str | Path) -> Iterator[Document]:
             yield from_record(record, f"{path} line {number}")
     except jsonl.JsonlError as exc:
         raise CorpusError(f"{path} line {exc.line}: not JSON: {exc.msg}") from None
+
+
+def count_jsonl(path: str | Path) -> int:
+    """Read and check every document once without keeping them: a bad line fails before any model loads."""
+    return sum(1 for _ in read_jsonl(path))
 
 
 def read_opensearch(client, index: str, page_size: int = 500, scroll: str = "5m") -> Iterator[Document]:

@@ -14,11 +14,15 @@ from typing import Any, Iterator, Literal
 
 
 class JsonlError(ValueError):
-    """A line that is not JSON; `line` counts from 1, `msg` and `colno` come from the JSON decoder."""
+    """A line that is not JSON; `line` counts from 1, `msg` and `colno` come from the JSON decoder.
+
+    `msg` drops the decoder's trailing " at" ("Unterminated string starting at"), so that
+    "{msg} at column {colno}" reads "... starting at column 174", not "at at".
+    """
 
     def __init__(self, path: str | Path, line: int, msg: str, colno: int):
-        self.path, self.line, self.msg, self.colno = str(path), line, msg, colno
-        super().__init__(f"{path} line {line}: not JSON: {msg} at column {colno}")
+        self.path, self.line, self.msg, self.colno = str(path), line, msg.removesuffix(" at"), colno
+        super().__init__(f"{path} line {line}: not JSON: {self.msg} at column {colno}")
 
 
 def read_jsonl(path: str | Path, errors: Literal["raise", "yield"] = "raise") -> Iterator[tuple[int, Any]]:

@@ -87,8 +87,8 @@ def parse_response(record: dict | str | bytes, *, max_bytes: int = 1_000_000,
         try:
             record = json.loads(record)
         except json.JSONDecodeError as exc:
-            raise InvalidResponse(f"record is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                                  "<record>") from None
+            raise InvalidResponse(f"record is not JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} "
+                                  f"column {exc.colno}", "<record>") from None
     if not isinstance(record, dict):
         raise InvalidResponse(f"record must be a JSON object, got {type(record).__name__}", "<record>")
     schema = record.get("schema")

@@ -11,7 +11,7 @@ from groundwatch.commands.common import add_settings_args, build_scorer, fail, s
 def register(sub) -> None:
     p = sub.add_parser("audit-corpus", help="audit a document corpus for conflicts, old versions and damage")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", help="documents JSONL: doc_id, title, text, optional updated_at and source")
+    source.add_argument("--input", help="documents JSONL: doc_id (or id), title, text, optional updated_at and source")
     source.add_argument("--opensearch-url", help="read the documents from this OpenSearch server instead")
     p.add_argument("--index", help="OpenSearch index holding the documents (with --opensearch-url)")
     p.add_argument("--output", help="write the report as JSON here")
@@ -37,7 +37,7 @@ def _documents(args, settings):
 
 def run(args) -> int:
     from audit.audit import AuditConfig, audit_corpus
-    from audit.documents import CorpusError
+    from audit.documents import CorpusError, count_jsonl
     from audit.html import render_html
     from audit.report import to_dict, to_text
     from audit.score import parse_weights
@@ -51,6 +51,11 @@ def run(args) -> int:
     except ValueError as exc:
         return fail(str(exc))
     settings = settings_from(args)
+    if args.input:  # every document is read and checked before the model loads
+        try:
+            count_jsonl(args.input)
+        except (CorpusError, OSError) as exc:
+            return fail(str(exc))
     scorer = None
     if not args.no_nli:
         try:

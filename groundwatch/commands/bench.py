@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from groundwatch.commands.common import fail
+from groundwatch.commands.common import fail, read_responses
 
 MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
@@ -16,8 +16,10 @@ def register(sub) -> None:
     p.add_argument("--pairs", type=int, default=300, help="(passage, claim) pairs per path (default 300)")
     p.add_argument("--reference-pairs", type=int, default=100,
                    help="pairs for the one-pair-at-a-time transformers loop: the first N of the same pairs")
-    p.add_argument("--responses", type=Path, default=EXAMPLES,
-                   help="responses JSONL (default examples/responses.jsonl; synthetic ones when absent)")
+    inputs = p.add_mutually_exclusive_group()
+    inputs.add_argument("--responses", type=Path,
+                        help="responses JSONL (default examples/responses.jsonl; synthetic ones when that is absent)")
+    inputs.add_argument("--synthetic", action="store_true", help="synthetic policy-style responses instead of a file")
     p.add_argument("--n-responses", type=int, default=40, help="responses for the pipeline figures (default 40)")
     p.add_argument("--json", type=Path, dest="json_out", help="write the full result as JSON")
     p.add_argument("--model", type=Path, default=MODELS / "nli-minilm-int8", help="served ONNX model directory")
@@ -38,9 +40,17 @@ def run(args) -> int:
 
     if not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")
+    responses = None if args.synthetic else args.responses or (EXAMPLES if EXAMPLES.exists() else None)
+    if responses is not None:  # every record is read and checked before any model loads
+        try:
+            bad = next(((n, e) for n, e, _ in read_responses(responses) if isinstance(e, Exception)), None)
+        except OSError as exc:
+            return fail(f"cannot read --responses: {exc}")
+        if bad:
+            return fail(f"{responses} line {bad[0]}: {bad[1]}")
     spec = BenchSpec(model_dir=args.model, torch_checkpoint=args.torch_checkpoint, onnx_fp32=args.onnx_fp32,
                      pairs=args.pairs, reference_pairs=min(args.reference_pairs, args.pairs),
-                     responses_file=args.responses, responses=args.n_responses, batch_size=args.batch_size,
+                     responses_file=responses, responses=args.n_responses, batch_size=args.batch_size,
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
                      threads=args.threads)
     result = run_bench(spec)

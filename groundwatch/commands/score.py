@@ -26,35 +26,37 @@ def run(args) -> int:
     from tqdm import tqdm
 
     settings = settings_from(args)
+    try:  # every record is read and checked before the model loads
+        records = list(read_responses(args.input, settings))
+    except OSError as exc:
+        return fail(f"cannot read --input: {exc}")
+    valid = [(number, item) for number, item, _ in records if not isinstance(item, InvalidResponse)]
+    errors = [f"line {number}: {item}" for number, item, _ in records if isinstance(item, InvalidResponse)]
+    for e in errors:
+        print(f"groundwatch: invalid record: {e}", file=sys.stderr)
+    if errors and not valid:
+        return fail(f"no valid record in {args.input}; nothing scored")
     try:
         scorer = build_scorer(settings)
     except ModelLoadError as exc:
         return fail(str(exc))
     summary = Summary()
-    errors: list[str] = []
-    records = list(read_responses(args.input, settings))
     with open(output_path(args.output), "w", encoding="utf-8") as out, \
-            tqdm(total=len(records), unit="resp", disable=args.no_progress, file=sys.stderr) as bar:
-        valid = []
-        for number, item, _ in records:
-            if isinstance(item, InvalidResponse):
-                errors.append(f"line {number}: {item}")
-                bar.update(1)
-            else:
-                valid.append((number, item))
+            tqdm(total=len(records), initial=len(errors), unit="resp", disable=args.no_progress,
+                 file=sys.stderr) as bar:
         for start in range(0, len(valid), args.batch):
             chunk = valid[start:start + args.batch]
             for (number, response), result in zip(chunk, scorer.score([r for _, r in chunk])):
                 if isinstance(result, ScoringError):
-                    errors.append(f"line {number} (request_id {response.request_id}): scoring failed: {result}")
+                    failure = f"line {number} (request_id {response.request_id}): scoring failed: {result}"
+                    tqdm.write(f"groundwatch: {failure}", file=sys.stderr)
+                    errors.append(failure)
                 else:
                     out.write(json.dumps(result.to_dict()) + "\n")
                     summary.add(result)
                 bar.update(1)
     scorer.close()
     print(summary.table(), file=sys.stdout)
-    for e in errors:
-        print(f"groundwatch: invalid record: {e}", file=sys.stderr)
     if errors:
         print(f"groundwatch: {len(errors)} record(s) not scored; the other {summary.responses} were written "
               f"to {args.output}", file=sys.stderr)

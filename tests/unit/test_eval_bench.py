@@ -16,7 +16,7 @@ def tiny_int8(tiny_checkpoint, tmp_path_factory):
 
 def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx, tiny_int8, tmp_path, capsys):
     out = tmp_path / "bench.json"
-    code = main(["bench", "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--responses", str(tmp_path / "absent.jsonl"),
+    code = main(["bench", "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--synthetic",
                  "--model", str(tiny_int8), "--torch-checkpoint", str(tiny_checkpoint),
                  "--onnx-fp32", str(tiny_onnx), "--json", str(out), "--threads", "1"])
     assert code == 0, capsys.readouterr().out
