@@ -30,6 +30,7 @@ class AuditConfig:
     short_words: int = 20
     weights: dict = field(default_factory=lambda: {"intra": 0.5, "inter": 0.5})
     progress: bool = True
+    expected_documents: int | None = None  # when known (a file read once up front): the bar shows n/total
 
 
 @dataclass
@@ -55,7 +56,7 @@ def audit_corpus(documents: Iterable[Document], scorer=None, config: AuditConfig
         duplicates = DuplicateFinder(config.min_paragraph_words, config.near_duplicate)
         issues: list[Issue] = []
         doc_ids: list[str] = []
-        with tqdm(desc="documents", unit="doc", disable=not config.progress) as bar:
+        with tqdm(desc="documents", unit="doc", total=config.expected_documents, disable=not config.progress) as bar:
             for chunk in batches(documents, config.chunk_size):
                 for doc in chunk:
                     doc_ids.append(doc.doc_id)

@@ -6,6 +6,7 @@ and MRR is taken over the whole retrieved list (so it is MRR@max(k)).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -56,12 +57,14 @@ class ProbeResult:
 
 
 def run_probe(probes: Sequence[Probe], retriever: Retriever, ks: Sequence[int],
-              description: dict | None = None) -> ProbeResult:
+              description: dict | None = None, progress: bool = False) -> ProbeResult:
+    from tqdm import tqdm
+
     ks = sorted(set(ks))
     if not ks or ks[0] < 1:
         raise ValueError("k values must be positive integers")
     result = ProbeResult(ks, description or {})
     depth = ks[-1]
-    for probe in probes:
+    for probe in tqdm(probes, desc="queries", unit="query", disable=not progress, file=sys.stderr):
         result.rankings.append((probe, retriever.ranked_ids(probe, depth)[:depth]))
     return result

@@ -35,6 +35,7 @@ class BenchSpec:
     max_length: int = 256
     paths: tuple[str, ...] | None = None
     threads: int | None = None      # intra-op threads of every path (None: each library's default)
+    progress: bool = False          # a bar over the paths on stderr (each path runs for seconds to minutes)
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
@@ -56,6 +57,7 @@ def _agreement(probs: list, reference: list) -> dict:
 
 def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
     import torch
+    from tqdm import tqdm
 
     info = machine()
     responses, source = load_responses(spec.responses_file, spec.responses)
@@ -87,7 +89,11 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
                    "torch_checkpoint": str(checkpoint), "onnx_fp32": str(onnx_fp32),
                    "batch_size": spec.batch_size, "max_length": spec.max_length, "providers": "cpu",
                    "reference_pairs": spec.reference_pairs, "threads": spec.threads}
-        results = {p: _child(p, {**payload, "path": p}, timeout) for p in paths}
+        results = {}
+        with tqdm(paths, desc="bench paths", unit="path", disable=not spec.progress, file=sys.stderr) as bar:
+            for p in bar:
+                bar.set_postfix_str(p)
+                results[p] = _child(p, {**payload, "path": p}, timeout)
     info["threads"] = spec.threads or "library defaults"
     return summarise(results, info, len(pairs), len(responses), source, notes)
 

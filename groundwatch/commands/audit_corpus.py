@@ -6,6 +6,7 @@ import json
 import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from groundwatch.commands.progress import add_progress_arg, progress_on
 
 
 def register(sub) -> None:
@@ -18,7 +19,7 @@ def register(sub) -> None:
     p.add_argument("--html", help="write the report as a self-contained HTML page here")
     p.add_argument("--weights", help="score weights, e.g. intra=0.5,inter=0.5 (the default)")
     p.add_argument("--no-nli", action="store_true", help="model-free checks only (value mismatches, versions, quality)")
-    p.add_argument("--no-progress", action="store_true")
+    add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
 
@@ -51,9 +52,10 @@ def run(args) -> int:
     except ValueError as exc:
         return fail(str(exc))
     settings = settings_from(args)
+    expected = None
     if args.input:  # every document is read and checked before the model loads
         try:
-            count_jsonl(args.input)
+            expected = count_jsonl(args.input)
         except (CorpusError, OSError) as exc:
             return fail(str(exc))
     scorer = None
@@ -64,7 +66,8 @@ def run(args) -> int:
             return fail(f"{exc} (or run with --no-nli for the model-free checks)")
     try:
         report = audit_corpus(_documents(args, settings), scorer,
-                              AuditConfig(weights=weights, progress=not args.no_progress))
+                              AuditConfig(weights=weights, progress=progress_on(args),
+                                          expected_documents=expected))
     except (CorpusError, OSError) as exc:
         return fail(str(exc))
     finally:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from groundwatch.commands.common import fail, read_responses
+from groundwatch.commands.progress import add_progress_arg, progress_on
 
 MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
@@ -30,6 +31,7 @@ def register(sub) -> None:
     p.add_argument("--paths", help="comma-separated subset of paths to run")
     p.add_argument("--threads", type=int,
                    help="intra-op threads for every path (default: each library's own; 1 on a busy machine)")
+    add_progress_arg(p)
     p.set_defaults(func=run)
 
 
@@ -52,7 +54,7 @@ def run(args) -> int:
                      pairs=args.pairs, reference_pairs=min(args.reference_pairs, args.pairs),
                      responses_file=responses, responses=args.n_responses, batch_size=args.batch_size,
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
-                     threads=args.threads)
+                     threads=args.threads, progress=progress_on(args))
     result = run_bench(spec)
     print(bench_tables(result))
     if args.json_out:

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from groundwatch.commands.common import fail
+from groundwatch.commands.progress import add_progress_arg, progress_bar
 from scorers.files import output_path
 
 
@@ -32,6 +33,7 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, help="deterministic sample of N records")
     p.add_argument("--seed", type=int, default=0)
     add_data_dir_arg(p)
+    add_progress_arg(p)
     p.set_defaults(func=run)
 
 
@@ -39,7 +41,8 @@ def run(args) -> int:
     from evaluation.converters import convert
 
     try:
-        records = list(convert(args.set_name, data_dir_of(args), args.limit, args.seed))
+        records = list(progress_bar(args, convert(args.set_name, data_dir_of(args), args.limit, args.seed),
+                                    desc=args.set_name, unit="rec", total=args.limit))
     except (FileNotFoundError, ValueError) as exc:
         return fail(str(exc))
     with open(output_path(args.output), "w", encoding="utf-8") as f:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from groundwatch.commands.progress import add_progress_arg, progress_on
 from scorers.files import output_path
 
 
@@ -40,6 +41,7 @@ def register(sub) -> None:
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
+    add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
 
@@ -95,7 +97,7 @@ def run(args) -> int:
     options = Options(dataset=str(args.input or ""), sweep=args.sweep, target=target,
                       calibration_out=args.calibration_out, question_mode=not args.no_question_mode,
                       save_verdicts=args.save_verdicts, from_verdicts=args.from_verdicts,
-                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=sys.stderr.isatty(),
+                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=progress_on(args),
                       combiner=combiner, fit_combiner=args.fit_combiner, model=model)
     report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import fail
 from groundwatch.commands.convert import add_data_dir_arg, data_dir_of
+from groundwatch.commands.progress import add_progress_arg, progress_bar
 from scorers.files import output_path
 
 DEFAULT_SETS = "wice-oracle,begin,qags"  # HaluEval answers are mostly bare names
@@ -23,6 +24,7 @@ def register(sub) -> None:
                    help="records read per set before keeping the supported ones (default 2000)")
     p.add_argument("--seed", type=int, default=0)
     add_data_dir_arg(p)
+    add_progress_arg(p)
     p.set_defaults(func=run)
 
 
@@ -33,7 +35,8 @@ def run(args) -> int:
     supported = []
     try:
         for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
-            supported += [r for r in convert(name, data_dir_of(args), args.pool_per_set, args.seed)
+            records = convert(name, data_dir_of(args), args.pool_per_set, args.seed)
+            supported += [r for r in progress_bar(args, records, desc=name, unit="rec", total=args.pool_per_set)
                           if r["label"] == "supported"]
     except (FileNotFoundError, ValueError) as exc:
         return fail(str(exc))

@@ -6,6 +6,7 @@ import json
 import sys
 
 from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.progress import add_progress_arg, progress_on
 from scorers.files import output_path
 
 
@@ -33,6 +34,7 @@ def register(sub) -> None:
     out.add_argument("--metrics-port", type=int, help="serve the gauges on this port until scraped once")
     out.add_argument("--metrics-host", default="0.0.0.0")
     out.add_argument("--serve-timeout", type=float, default=300.0, help="seconds to wait for that scrape")
+    add_progress_arg(out)
     p.set_defaults(func=run)
 
 
@@ -67,7 +69,7 @@ def run(args) -> int:
     except (ValueError, OSError) as exc:
         return fail(str(exc))
     try:
-        result = run_probe(probes, retriever, ks, description)
+        result = run_probe(probes, retriever, ks, description, progress_on(args))
     except RetrieverError as exc:
         return fail(f"retrieval failed: {exc}")
     print(result.table())

@@ -6,6 +6,7 @@ import json
 import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
+from groundwatch.commands.progress import add_progress_arg, progress_on
 from reports.summary import Summary
 from scorers.errors import InvalidResponse, ModelLoadError, ScoringError
 from scorers.files import output_path
@@ -17,7 +18,7 @@ def register(sub) -> None:
     p.add_argument("--input", required=True, help="responses, one groundwatch.response.v1 JSON per line")
     p.add_argument("--output", required=True, help="verdicts JSONL to write")
     p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
-    p.add_argument("--no-progress", action="store_true")
+    add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
 
@@ -42,7 +43,7 @@ def run(args) -> int:
         return fail(str(exc))
     summary = Summary()
     with open(output_path(args.output), "w", encoding="utf-8") as out, \
-            tqdm(total=len(records), initial=len(errors), unit="resp", disable=args.no_progress,
+            tqdm(total=len(records), initial=len(errors), unit="resp", disable=not progress_on(args),
                  file=sys.stderr) as bar:
         for start in range(0, len(valid), args.batch):
             chunk = valid[start:start + args.batch]
