@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from config.corpus import CorpusSettings
 from config.policy import PolicyConfig
+from config.redaction import RedactionSettings
 from config.scorer import ScorerConfig
 
 
@@ -75,6 +77,10 @@ class OpenSearchSettings(_Section):
     timeout_s: float = 10.0
     number_of_shards: int = Field(1, ge=1)    # of each time-based index (index template)
     number_of_replicas: int = Field(1, ge=0)
+    # Verdict indices older than this (by the period in their name) are deleted: by the ISM policy
+    # `groundwatch init-store` installs, or by the job itself where the server has no ISM API.
+    retention_months: int = Field(13, ge=1)
+    retention_check_interval_s: float = Field(3600.0, gt=0)  # the job's own sweep, without ISM
 
 
 class AlertSettings(_Section):
@@ -108,6 +114,8 @@ class Settings(BaseSettings):
     metrics: MetricsSettings = MetricsSettings()
     consumer: ConsumerSettings = ConsumerSettings()
     policy: PolicyConfig = PolicyConfig()
+    redaction: RedactionSettings = RedactionSettings()
+    corpus: CorpusSettings = CorpusSettings()
 
     @model_validator(mode="after")
     def _deadlines_fit(self) -> "Settings":

@@ -15,6 +15,7 @@ from export.delivery import producer_config
 from export.metrics import Metrics
 from export.metrics_server import Health
 from export.opensearch_sink import OpenSearchSink
+from export.retention import RetentionKeeper
 
 log = get_logger(__name__)
 
@@ -45,8 +46,11 @@ class Job:
     app: StreamApp
     producer: object
     sinks: list
+    keeper: RetentionKeeper | None = None  # template, alias, retention (and the sweep without ISM)
 
     def close(self) -> None:
+        if self.keeper is not None:
+            self.keeper.close()
         for sink in self.sinks:
             try:
                 sink.close()
@@ -61,6 +65,9 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
     k = settings.kafka
     producer = Producer(producer_config(k.client_config(), k.produce_timeout_s, k.dead_letter_max_bytes))
     sinks = Sinks(store=OpenSearchSink(settings.opensearch))
+    # Idempotent set-up of the store at start-up, on a thread of its own: an unreachable
+    # server must not delay the start (the sink also installs the template on first write).
+    keeper = RetentionKeeper(sinks.store.client, settings.opensearch, on_delete=metrics.retention_deletion).start()
     if settings.alerts.enabled:
         a = settings.alerts
         webhook = None
@@ -71,4 +78,4 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
     app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
                     on_batch_done=on_batch_done)
-    return Job(app, producer, sinks.ordered())
+    return Job(app, producer, sinks.ordered(), keeper)

@@ -22,4 +22,7 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_http_requests_total",  # groundwatch serve {endpoint, status}
     "groundwatch_http_request_seconds",  # histogram {endpoint}
     "groundwatch_serve_batch_responses",  # histogram: responses per scorer call in serve
+    "groundwatch_retention_deletions_total",  # counter: indices deleted for age without ISM
+    "groundwatch_retrieval_outcomes_total",  # {outcome="retrieval_miss|unsupported_by_corpus"}
+    "groundwatch_response_flags_total",  # {flag="off_topic|stale_evidence"}
 })

@@ -26,6 +26,8 @@ HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 3
 SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # Known (stage, reason) pairs of dead letters, present at 0 from the start; "score" reasons
 # are the failing exception's class and appear when first seen.
+RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
+RESPONSE_FLAGS = ("off_topic", "stale_evidence")
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
                        "sink": ("rejected", "too_large")}
 
@@ -70,6 +72,13 @@ class Metrics:
                                       "gold passage (recall probe).", registry=r)
         self.consumer_lag = Gauge("groundwatch_consumer_lag", "Messages behind the partition's end.",
                                   ["topic", "partition"], registry=r)
+        self.retention_deletions = Counter("groundwatch_retention_deletions", "Verdict indices the job deleted "
+                                           "for age (servers without ISM).", registry=r)
+        self.retrieval_outcomes = Counter("groundwatch_retrieval_outcomes", "Claims the logged passages left "
+                                          "unsupported, looked up in the knowledge base: retrieval_miss (the "
+                                          "corpus supports them) or unsupported_by_corpus.", ["outcome"], registry=r)
+        self.response_flags = Counter("groundwatch_response_flags", "Responses flagged off_topic or "
+                                      "stale_evidence.", ["flag"], registry=r)
         self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
@@ -85,6 +94,10 @@ class Metrics:
             for reason in reasons:
                 self.dead_letters.labels(stage, reason)
         self.sink_failures.labels("opensearch", "unavailable")
+        for outcome in RETRIEVAL_OUTCOMES:
+            self.retrieval_outcomes.labels(outcome)
+        for flag in RESPONSE_FLAGS:
+            self.response_flags.labels(flag)
 
     def names(self) -> set[str]:
         """Metric family names as exported (counters without the `_total` suffix added back)."""
@@ -111,6 +124,20 @@ class Metrics:
             if v.action is not None:
                 self.actions.labels(v.action.action, v.action.rule).inc()
             self._recall(v)
+            self._signals(v)
+
+    def _signals(self, v: ResponseVerdict) -> None:
+        for claim in v.claims:
+            outcome = (claim.corpus or {}).get("outcome")
+            if outcome in RETRIEVAL_OUTCOMES:
+                self.retrieval_outcomes.labels(outcome).inc()
+        for flag in RESPONSE_FLAGS:
+            if flag in v.flags:
+                self.response_flags.labels(flag).inc()
+
+    def retention_deletion(self, index: str) -> None:
+        """One verdict index deleted for age (the index name is logged, never a label)."""
+        self.retention_deletions.inc()
 
     def _recall(self, v: ResponseVerdict) -> None:
         means = self._online_recall.add(v.passage_ids, v.gold_passage_ids)

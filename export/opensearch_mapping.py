@@ -34,6 +34,9 @@ _CLAIM = {
     "properties": {
         "index": _INT, "text": {"type": "text"}, "span": _INT, "severity": _KEYWORD,
         "verdict": _KEYWORD, "entailment": _FLOAT, "contradiction": _FLOAT, "reason": _KEYWORD,
+        # per-claim lookup in the knowledge base: outcome, corpus evidence ids and best scores
+        "corpus": {"properties": {"outcome": _KEYWORD, "reason": _KEYWORD, "evidence_ids": _KEYWORD,
+                                  "entailment": _FLOAT, "contradiction": _FLOAT, "index": _KEYWORD}},
         "flags": _KEYWORD, "evidence": _EVIDENCE,
         "checks": {"properties": {"name": _KEYWORD, "passed": {"type": "boolean"}, "detail": _STORED_TEXT}},
     },
@@ -62,6 +65,10 @@ MAPPINGS = {
             "claim_similarity": {"properties": {"top": _FLOAT, "mean": _FLOAT, "variance": _FLOAT, "n": _INT}}}},
         "gold_passage_ids": _KEYWORD,
         "passage_ids": _KEYWORD,
+        "stale_evidence": {"properties": {
+            "claim_index": _INT, "key": _KEYWORD, "passage_id": _KEYWORD, "updated_at": _KEYWORD, "value": _KEYWORD,
+            "newer_id": _KEYWORD, "newer_updated_at": _KEYWORD, "newer_value": _KEYWORD, "source": _KEYWORD}},
+        "relevance": {"properties": {"similarity": _FLOAT, "threshold": _FLOAT, "off_topic": {"type": "boolean"}}},
         "action": {"properties": {"action": _KEYWORD, "rule": _KEYWORD, "reason": _STORED_TEXT,
                                   "claims": _INT, "stripped": _INT}},
         "passages": {"properties": {

@@ -16,6 +16,7 @@ COMMANDS = [
     "groundwatch.commands.probes",
     "groundwatch.commands.bench",
     "groundwatch.commands.trace",
+    "groundwatch.commands.init_store",
     "groundwatch.commands.recall_probe",
     "groundwatch.commands.report",
     "groundwatch.commands.consume",

@@ -1,9 +1,10 @@
-"""The explanation of one request's stored verdict, found through the alias."""
+"""The explanation of stored verdicts, found through the alias: by request id, by claim text or
+by passage id, whatever monthly index they sit in."""
 
 from __future__ import annotations
 
 from reports.explain import render
-from reports.verdict_store import find_by_request_id
+from reports.verdict_store import find_by_claim_text, find_by_passage_id, find_by_request_id
 
 
 class VerdictNotFound(LookupError):
@@ -21,3 +22,22 @@ def trace(client, alias: str, request_id: str) -> str:
                   for d in docs[1:]]
         text += f"\n\nalso stored, older scorer versions ({len(others)}):\n" + "\n".join(others)
     return text
+
+
+def _matches(docs: list[dict], what: str, alias: str) -> str:
+    if not docs:
+        raise VerdictNotFound(f"no verdict with {what} under {alias!r}")
+    head = [f"{len(docs)} verdict{'s' if len(docs) != 1 else ''} with {what}, newest first:"]
+    head += [f"  {d.get('request_id')}  (time {d.get('timestamp') or '-'}, scorer {d.get('scorer_version')})"
+             for d in docs]
+    return "\n".join(head) + "\n\n" + "\n\n".join(render(d) for d in docs)
+
+
+def trace_claim(client, alias: str, claim_text: str, limit: int = 10) -> str:
+    """Every stored verdict (up to `limit`) with a claim containing `claim_text`, explained."""
+    return _matches(find_by_claim_text(client, alias, claim_text, limit), f"a claim matching {claim_text!r}", alias)
+
+
+def trace_passage(client, alias: str, passage_id: str, limit: int = 10) -> str:
+    """Every stored verdict (up to `limit`) that retrieved, or was judged on, `passage_id`, explained."""
+    return _matches(find_by_passage_id(client, alias, passage_id, limit), f"passage {passage_id!r}", alias)

@@ -66,6 +66,29 @@ def find_by_request_id(client, alias: str, request_id: str) -> list[dict]:
     return sorted(docs, key=scored_at, reverse=True)
 
 
+def _newest(client, alias: str, query: dict, limit: int) -> list[dict]:
+    body = {"size": limit, "query": query, "sort": [{"scored_at": {"order": "desc"}}]}
+    answer = _call(f"search {alias}", lambda: client.search(index=alias, body=body))
+    return sorted((hit["_source"] for hit in answer["hits"]["hits"]), key=scored_at, reverse=True)
+
+
+def find_by_claim_text(client, alias: str, text: str, limit: int = 10) -> list[dict]:
+    """Verdicts with a claim containing `text` as a phrase (claims.text is analysed text), newest first."""
+    query = {"nested": {"path": "claims", "query": {"match_phrase": {"claims.text": text}}}}
+    return _newest(client, alias, query, limit)
+
+
+def find_by_passage_id(client, alias: str, passage_id: str, limit: int = 10) -> list[dict]:
+    """Verdicts whose retrieved passages, claim evidence or corpus evidence name `passage_id`, newest first."""
+    query = {"bool": {"should": [
+        _exact("passage_ids", passage_id),
+        {"nested": {"path": "claims", "query": {"bool": {"should": [
+            _exact("claims.evidence.passage_ids", passage_id),
+            _exact("claims.corpus.evidence_ids", passage_id)], "minimum_should_match": 1}}}},
+    ], "minimum_should_match": 1}}
+    return _newest(client, alias, query, limit)
+
+
 def _time_range(f: VerdictFilter) -> dict:
     bounds = {}
     if f.since:

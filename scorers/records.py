@@ -53,6 +53,9 @@ class ClaimVerdict:
     evidence: list[Evidence] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    # Per-claim lookup in the knowledge base (scorers/corpus_check.py), when it ran: outcome
+    # (retrieval_miss | unsupported_by_corpus | skipped), the corpus evidence ids and their best scores.
+    corpus: dict | None = None
 
     @property
     def scored(self) -> bool:
@@ -73,6 +76,22 @@ class ContextConflict:
     similarities: list[float] = field(default_factory=list)  # claim<->chunk cosine of each chunk
     # top / mean / variance / n of the claim<->chunk cosines over the claim's chunks (None without embeddings)
     claim_similarity: dict[str, float | None] = field(default_factory=dict)
+
+
+@dataclass
+class StaleEvidence:
+    """A claim's supporting passage is older than another passage or known document that gives the
+    same entity-attribute key a different value (scorers/stale.py)."""
+
+    claim_index: int
+    key: str
+    passage_id: str            # the supporting, older passage
+    updated_at: str
+    value: str                 # as written there
+    newer_id: str              # the newer passage (or corpus document)
+    newer_updated_at: str
+    newer_value: str
+    source: str = "retrieved"  # retrieved | corpus
 
 
 @dataclass
@@ -116,6 +135,9 @@ class ResponseVerdict:
     # The retrieved passages as scored, so an evidence trace survives corpus changes.
     passages: list[dict] = field(default_factory=list)
     action: PolicyDecision | None = None  # None: no policy applied
+    stale_evidence: list[StaleEvidence] = field(default_factory=list)
+    # Question<->answer relevance (scorers/relevance.py): similarity, threshold, off_topic; None without a question
+    relevance: dict | None = None
 
     @property
     def doc_id(self) -> str:

@@ -1,4 +1,4 @@
-"""groundwatch trace: the stored verdict of one request, explained, from OpenSearch."""
+"""groundwatch trace: stored verdicts explained, from OpenSearch, by request id, claim text or passage id."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ from groundwatch.commands.common import fail, opensearch_settings
 
 
 def register(sub) -> None:
-    p = sub.add_parser("trace", help="find one request's verdict in OpenSearch and explain it")
-    p.add_argument("request_id")
+    p = sub.add_parser("trace", help="find stored verdicts in OpenSearch and explain them")
+    p.add_argument("request_id", nargs="?", help="the request whose verdict to explain")
+    p.add_argument("--claim", metavar="TEXT", help="instead: verdicts with a claim containing this phrase")
+    p.add_argument("--passage-id", metavar="ID", help="instead: verdicts that retrieved or were judged on this passage")
+    p.add_argument("--limit", type=int, default=10, help="most verdicts shown for --claim / --passage-id (10)")
     p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
     p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
     p.add_argument("--alias", help="default: opensearch.alias from the settings")
@@ -16,12 +19,21 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from export.opensearch_client import connect
-    from reports.trace import VerdictNotFound, trace
+    from reports.trace import VerdictNotFound, trace, trace_claim, trace_passage
     from reports.verdict_store import VerdictStoreError
 
+    given = [x for x in (args.request_id, args.claim, args.passage_id) if x]
+    if len(given) != 1:
+        return fail("give exactly one of REQUEST_ID, --claim TEXT and --passage-id ID")
     section = opensearch_settings(args)
+    client = connect(section)
     try:
-        print(trace(connect(section), section.alias, args.request_id))
+        if args.claim:
+            print(trace_claim(client, section.alias, args.claim, args.limit))
+        elif args.passage_id:
+            print(trace_passage(client, section.alias, args.passage_id, args.limit))
+        else:
+            print(trace(client, section.alias, args.request_id))
     except VerdictNotFound as exc:
         return fail(str(exc))
     except VerdictStoreError as exc:

@@ -144,14 +144,14 @@ def test_recall_probe_cronjob_command(render) -> None:
 
 
 def test_dashboards_and_opensearch_files_are_shipped(render) -> None:
-    manifests = render("default", "--set", "opensearch.retentionDays=7")
+    manifests = render("default", "--set", "opensearch.retentionMonths=7")
     dashboard = _one(manifests, "ConfigMap", "-dashboard")
     opensearch = _one(manifests, "ConfigMap", "-opensearch")["data"]
     policy = json.loads(opensearch["ism-policy.json"])["policy"]
 
     assert dashboard["metadata"]["labels"]["grafana_dashboard"] == "1"
     assert json.loads(dashboard["data"]["groundwatch.json"])["uid"] == "groundwatch"
-    assert policy["states"][0]["transitions"][0]["conditions"]["min_index_age"] == "7d"
+    assert policy["states"][0]["transitions"][0]["conditions"]["min_index_age"] == "248d"  # (7 + 1) x 31
     assert opensearch["opensearch-dashboards.ndjson"].count("\n") == 2
 
 

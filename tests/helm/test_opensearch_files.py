@@ -33,6 +33,16 @@ def test_ism_policy_deletes_verdict_indices_after_retention() -> None:
 
     assert policy["default_state"] == "hot"
     assert states["hot"]["transitions"] == [
-        {"state_name": "delete", "conditions": {"min_index_age": "30d"}}]
+        {"state_name": "delete", "conditions": {"min_index_age": "434d"}}]
     assert states["delete"]["actions"] == [{"delete": {}}]
     assert policy["ism_template"][0]["index_patterns"] == ["groundwatch-verdicts-*"]
+
+
+def test_shipped_ism_policy_is_the_one_the_job_installs() -> None:
+    from config.settings import OpenSearchSettings
+    from export.retention import ism_policy
+
+    shipped = json.loads((FILES / "ism-policy.json").read_text())["policy"]
+    installed = ism_policy(OpenSearchSettings())["policy"]
+    assert {k: v for k, v in shipped.items() if k != "description"} == \
+        {k: v for k, v in installed.items() if k != "description"}

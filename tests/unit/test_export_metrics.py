@@ -15,7 +15,7 @@ from scorers.records import ContextConflict, Verdict
 from tests.unit.verdicts import claim, verdict
 
 ALLOWED_LABELS = {"verdict", "stage", "reason", "sink", "provider", "precision", "model", "k", "source",
-                  "topic", "partition", "le", "fallback", "action", "rule", "endpoint", "status"}
+                  "topic", "partition", "le", "fallback", "action", "rule", "endpoint", "status", "outcome", "flag"}
 
 
 def _samples(metrics: Metrics) -> dict[tuple, float]:

@@ -1,0 +1,46 @@
+"""groundwatch init-store: index template, alias and retention policy in OpenSearch (idempotent)."""
+
+from __future__ import annotations
+
+from groundwatch.commands.common import fail, opensearch_settings
+
+
+def register(sub) -> None:
+    p = sub.add_parser("init-store", help="install the verdict index template, alias and retention policy")
+    p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
+    p.add_argument("--alias", help="default: opensearch.alias from the settings")
+    p.add_argument("--retention-months", type=int, help="default: opensearch.retention_months (13)")
+    p.add_argument("--sweep", action="store_true",
+                   help="without ISM on the server: also delete expired indices now (the job does it hourly)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from opensearchpy.exceptions import ConnectionError, TransportError
+
+    from export.opensearch_client import connect
+    from export.retention import StoreSetupError, init_store, min_index_age, sweep
+
+    section = opensearch_settings(args)
+    if args.retention_months:
+        section = section.model_copy(update={"retention_months": args.retention_months})
+    client = connect(section)
+    try:
+        state = init_store(client, section)
+        deleted = sweep(client, section) if args.sweep and not state.ism else []
+    except (StoreSetupError, ConnectionError, TransportError) as exc:
+        return fail(f"{exc} (url {section.url})")
+    print(f"index template {section.index_prefix!r} for {section.index_prefix}-*, alias {section.alias!r}")
+    print(f"current index {state.index}")
+    if state.ism:
+        print(f"ISM policy {section.index_prefix!r} {state.policy}: delete at age "
+              f"{min_index_age(section.retention_months, section.index_period)} "
+              f"({section.retention_months} months after the {section.index_period} ends); "
+              f"attached to {state.attached} existing indices")
+    else:
+        print(f"no ISM API on this server: the job deletes {section.index_period}ly indices "
+              f"{section.retention_months} months after their period ends")
+        if args.sweep:
+            print(f"deleted now: {', '.join(deleted) if deleted else 'none'}")
+    return 0
