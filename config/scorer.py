@@ -35,6 +35,8 @@ class ScorerConfig(BaseModel):
     evidence_mode: Literal["claim", "question"] = "claim"
     chunk_sentences: int = Field(4, ge=1)
     chunk_overlap: int = Field(1, ge=0)
+    # None: windows of chunk_sentences sentences; N: as many whole sentences as fit in N words.
+    chunk_words: int | None = Field(None, ge=1)
     rrf_k: int = 60
     use_embeddings: bool = True
     free_checks: bool = True

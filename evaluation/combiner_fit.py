@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluation.metrics import confusion, rates
-from evaluation.scored import Scored, Variant, passage_texts
+from evaluation.scored import Scored, Variant, passage_texts, premises
 from scorers.combiner import FEATURES, Combiner, claim_features
 from scorers.combiner.features import feature_vector
 from scorers.decide import decide
@@ -59,7 +59,7 @@ def claim_table(scored: list[Scored], variant: Variant) -> ClaimTable:
         for c in s.claims:
             if c.skipped:
                 continue
-            evidence = c.evidence if variant.pairs else [e for e in c.evidence if e.kind == "chunk"]
+            evidence = premises(c, variant)
             checks = c.checks if variant.free_checks else []
             verdict, _ = decide(evidence, checks, variant.thresholds, supported=True)
             rows.append(feature_vector(claim_features(c.text, evidence, checks, texts)))
@@ -179,7 +179,8 @@ def fit_combiner(scored: list[Scored], variant: Variant, model: str, fitted_on: 
                  "C": c, "rounds": ROUNDS, "sklearn": sklearn.__version__,
                  "thresholds": {"tau_contradiction": variant.thresholds.tau_contradiction,
                                 "threshold_mode": variant.thresholds.mode, "pivot": variant.thresholds.pivot},
-                 "free_checks": variant.free_checks, "pairs": variant.pairs}
+                 "free_checks": variant.free_checks, "pairs": variant.pairs, "top_k": variant.top_k,
+                 "pair_top": variant.pair_top}
     return Combiner(tuple(FEATURES), tuple(float(v) for v in scaler.mean_), tuple(float(v) for v in scaler.scale_),
                     tuple(float(v) for v in reg.coef_[0]), float(reg.intercept_[0]), threshold, model,
                     fitted_on, metrics)

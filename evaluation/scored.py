@@ -45,7 +45,7 @@ class StoredClaim:
     @classmethod
     def from_dict(cls, d: dict) -> "StoredClaim":
         evidence = [Evidence(e["passage_ids"], [tuple(o) for o in e["offsets"]], e["entailment"], e["neutral"],
-                             e["contradiction"], e["retrieval_score"], e.get("kind", "chunk"))
+                             e["contradiction"], e["retrieval_score"], e.get("kind", "chunk"), e.get("rank"))
                     for e in d.get("evidence", [])]
         checks = [Check(c["name"], c["passed"], c.get("detail", "")) for c in d.get("checks", [])]
         return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])), d.get("text", ""))
@@ -66,6 +66,8 @@ class Variant:
     free_checks: bool = True
     pairs: bool = True
     combiner: Combiner | None = None  # verdict_rule combiner; tau_c of `thresholds` still decides contradiction
+    top_k: int | None = None     # keep the first top_k chunks as retrieved (None: all that were scored)
+    pair_top: int | None = None  # keep pairs of the first pair_top chunks (None: all that were scored)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def claim_decision(claim: StoredClaim, variant: Variant,
     """Verdict, flags and support (best entailment, or the combiner's P(supported)) of one stored claim."""
     if claim.skipped:
         return Verdict.SKIPPED, claim.flags, 1.0
-    evidence = claim.evidence if variant.pairs else [e for e in claim.evidence if e.kind == "chunk"]
+    evidence = premises(claim, variant)
     checks = claim.checks if variant.free_checks else []
     support, supported = max((e.entailment for e in evidence), default=0.0), None
     if variant.combiner is not None:
@@ -88,6 +90,33 @@ def claim_decision(claim: StoredClaim, variant: Variant,
         supported = support >= variant.combiner.threshold
     verdict, flags = decide(evidence, checks, variant.thresholds, supported)
     return verdict, flags, support
+
+
+def premises(claim: StoredClaim, variant: Variant) -> list[Evidence]:
+    """The stored premises a run with the variant's top_k / pair_top (or without pairs) would have scored.
+
+    top_k keeps a prefix of the retrieval order and pairs join the first pair_top of those chunks,
+    so a smaller setting scores a subset of a larger one's premises: the chunks of rank < top_k and
+    the pairs whose two chunks both rank < min(top_k, pair_top).
+    """
+    pair_top = 0 if not variant.pairs else variant.pair_top
+    if variant.top_k is None and pair_top is None:
+        return claim.evidence
+    if variant.top_k is None and pair_top == 0:
+        return [e for e in claim.evidence if e.kind == "chunk"]
+    chunks = [e for e in claim.evidence if e.kind == "chunk"]
+    if any(e.rank is None for e in chunks):
+        raise ValueError("these verdict records carry no premise ranks; re-score them to vary top_k or pair_top")
+    rank = {(e.passage_ids[0], tuple(e.offsets[0])): e.rank for e in chunks}
+    top_k = variant.top_k if variant.top_k is not None else len(chunks)
+    limit = min(top_k, pair_top if pair_top is not None else top_k)
+    out = [e for e in chunks if e.rank < top_k]
+    for e in claim.evidence:
+        if e.kind == "pair":
+            ranks = [rank.get((pid, tuple(o))) for pid, o in zip(e.passage_ids, e.offsets)]
+            if all(r is not None and r < limit for r in ranks):
+                out.append(e)
+    return out
 
 
 def claim_verdict(claim: StoredClaim, variant: Variant,

@@ -15,6 +15,7 @@ from evaluation.report import evaluation_report, headline_table, strata_table, t
 from evaluation.rules import rule_rows, rules_table
 from evaluation.scored import Scored, Variant, load_scored, score_all
 from evaluation.sweep import evaluate, grid, sweep, table
+from evaluation.windows import window_rows, window_table
 from scorers.combiner import Combiner
 from scorers.thresholds import Thresholds
 
@@ -35,6 +36,9 @@ class Options:
     combiner: Combiner | None = None   # compare (or, under verdict_rule combiner, decide) with it
     fit_combiner: Path | None = None   # fit a combiner on these responses and write it here
     model: str | None = None           # the NLI model of the scores (name@digest), for the combiner file
+    top_k: int | None = None           # re-decide saved scores keeping the first top_k chunks
+    pair_top: int | None = None        # ... and pairs of the first pair_top chunks
+    window_grid: tuple[list[int], list[int]] | None = None  # top_k values x pair_top values to re-decide
 
 
 def _question_run(config: ScorerConfig, scorer, items: list[Labelled], options: Options) -> list[Scored]:
@@ -54,7 +58,8 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         scored = score_all(scorer, items, options.batch, options.progress, options.save_verdicts)
     base = Thresholds.from_config(config)
     decides = options.combiner if config.verdict_rule == "combiner" else None
-    variant = Variant(base, free_checks=config.free_checks, combiner=decides)
+    variant = Variant(base, free_checks=config.free_checks, combiner=decides, top_k=options.top_k,
+                      pair_top=options.pair_top)
     report = evaluation_report(scored, variant, options.resamples, options.seed)
     rule = "combiner" if decides else f"thresholds {base.mode} tau_e {base.tau_entailment}"
     parts = [f"== {options.dataset}: {rule} tau_c {base.tau_contradiction} ==", headline_table(report)]
@@ -82,6 +87,9 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         parts.append(f"calibrated for {options.target} on {report['n_scored']} responses -> "
                      f"{options.calibration_out}\n" + table([evaluate(scored, best.thresholds,
                                                                       free_checks=config.free_checks)]))
+    if options.window_grid:
+        report["window_grid"] = window_rows(scored, base, *options.window_grid, free_checks=config.free_checks)
+        parts.append("evidence windows re-decided (top_k x pair_top)\n" + window_table(report["window_grid"]))
     if options.fit_combiner:
         fitted = fit_combiner(scored, replace(variant, combiner=None), options.model or "unknown",
                               {"input": Path(options.dataset).name, "half": "calibration",
@@ -97,7 +105,8 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
 
 def _window_settings(config: ScorerConfig) -> dict:
     """The evidence settings the features were computed under (a combiner fits them)."""
-    keys = ("chunk_sentences", "chunk_overlap", "top_k", "pair_top", "rrf_k", "use_embeddings", "max_length",
+    keys = ("chunk_sentences", "chunk_overlap", "chunk_words", "top_k", "pair_top", "rrf_k", "use_embeddings",
+            "max_length",
             "evidence_mode", "free_checks")
     return {k: getattr(config, k) for k in keys if hasattr(config, k)}
 

@@ -117,7 +117,8 @@ class Scorer:
         claims = self._claims_of(response)
         self._timer("claims", time.perf_counter() - start)
         start = time.perf_counter()
-        chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap)
+        chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap,
+                                self.config.chunk_words)
         self._timer("evidence", time.perf_counter() - start)
         return _Prepared(response, claims, chunks)
 
@@ -157,11 +158,11 @@ class Scorer:
                                            reason=c.skip_reason))
                 continue
             evidence = []
-            for cand, fut in zip(c.candidates, c.futures):
+            for rank, (cand, fut) in enumerate(zip(c.candidates, c.futures)):
                 s = fut.result()
                 evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
                                          round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
-                                         round(cand.retrieval_score, 4), cand.kind))
+                                         round(cand.retrieval_score, 4), cand.kind, rank))
             verdict, flags = decide(evidence, c.checks, self.thresholds,
                                     self._supported(c.claim.text, evidence, c.checks,
                                                     {p.id: p.text for p in response.passages}))

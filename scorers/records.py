@@ -31,6 +31,9 @@ class Evidence:
     contradiction: float
     retrieval_score: float
     kind: str = "chunk"  # "chunk" or "pair" (concatenation of two top chunks)
+    # Position among the claim's premises as retrieved: the top_k chunks in rank order, then the pairs.
+    # Lets a saved record be re-decided for a smaller top_k / pair_top (evaluation/scored.py).
+    rank: int | None = None
 
 
 @dataclass

@@ -27,7 +27,13 @@ def register(sub) -> None:
     p.add_argument("--calibrate", metavar="TARGET", help="balanced-accuracy, recall>=X or precision>=X")
     p.add_argument("--calibration-out", type=Path, help="settings file the calibrated thresholds go to")
     p.add_argument("--no-free-checks", action="store_true", help="score with free_checks off")
-    p.add_argument("--pair-top", type=int, help="override pair_top (0 disables pairwise concatenation)")
+    p.add_argument("--pair-top", type=int, help="override pair_top (0 disables pairwise concatenation); with "
+                   "--from-verdicts, re-decide keeping only pairs of the first N chunks")
+    p.add_argument("--top-k", type=int, help="override top_k; with --from-verdicts, re-decide keeping the first "
+                   "N chunks as retrieved")
+    p.add_argument("--window-grid", metavar="TOPKS:PAIRTOPS",
+                   help="re-decide a top_k x pair_top grid from these scores, e.g. 2,4,6,8:0,2,3,4 (score at the "
+                        "largest values once)")
     p.add_argument("--no-question-mode", action="store_true",
                    help="skip the second run that reuses the question's passages in rank order")
     p.add_argument("--save-verdicts", type=Path, help="also write the verdict records (JSONL)")
@@ -51,14 +57,17 @@ def _config(args):
     updates = {"context_conflicts": False}  # conflicts never change a verdict; skip their cost
     if args.no_free_checks:
         updates["free_checks"] = False
-    if args.pair_top is not None:
+    if args.pair_top is not None and not args.from_verdicts:
         updates["pair_top"] = args.pair_top
+    if args.top_k is not None and not args.from_verdicts:
+        updates["top_k"] = args.top_k
     return settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
 
 
 def run(args) -> int:
     from evaluation.calibrate import parse_target
     from evaluation.dataset import read_labelled
+    from evaluation.windows import parse_grid
     from scorers.errors import InvalidResponse, ModelLoadError
 
     if not args.input and not args.probes:
@@ -73,6 +82,7 @@ def run(args) -> int:
         args.half = "calibration"
     try:
         target = parse_target(args.calibrate) if args.calibrate else None
+        window_grid = parse_grid(args.window_grid) if args.window_grid else None
         items = read_labelled(args.input, args.limit, args.half) if args.input else []
         probes = read_labelled(args.probes, args.limit) if args.probes else []
     except (InvalidResponse, ValueError, OSError) as exc:
@@ -98,7 +108,9 @@ def run(args) -> int:
                       calibration_out=args.calibration_out, question_mode=not args.no_question_mode,
                       save_verdicts=args.save_verdicts, from_verdicts=args.from_verdicts,
                       resamples=args.resamples, seed=args.seed, batch=args.batch, progress=progress_on(args),
-                      combiner=combiner, fit_combiner=args.fit_combiner, model=model)
+                      combiner=combiner, fit_combiner=args.fit_combiner, model=model,
+                      top_k=args.top_k if args.from_verdicts else None,
+                      pair_top=args.pair_top if args.from_verdicts else None, window_grid=window_grid)
     report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
     try:
         if items:
