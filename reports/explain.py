@@ -1,51 +1,205 @@
-"""Render a verdict record (dict, as stored) as an explanation a person can read."""
+"""Render a verdict record (dict, as stored) as an explanation a person can read.
+
+For every checked claim it shows the verdict, the checks (failed ones first, with the
+sentence a guard looked at), the evidence sentences when the record has them, every
+premise with its scores, and the evidence regions: the whole chunk each deciding
+premise's offsets point to. A long chunk is elided around the evidence sentences,
+never over them; without evidence sentences the chunk is shown whole. Highlighting is
+ANSI bold when `color` is on (the command turns it on for a terminal without NO_COLOR),
+else the evidence is marked »like this«.
+"""
 
 from __future__ import annotations
 
 import textwrap
 
+from scorers.sentences import sentence_spans
 
-def _passage_text(record: dict, passage_id: str, offsets) -> str:
-    for p in record.get("passages", []):
-        if p.get("id") == passage_id:
-            text = p.get("text", "")
-            return text[offsets[0]:offsets[1]] if offsets else text
-    return "(passage text not stored)"
+WIDTH = 100
+REGION_CHARS = 700   # a chunk up to this long is always shown whole
+CONTEXT = 1          # sentences kept on each side of an evidence sentence when a chunk is elided
+ELLIPSIS = "[…]"
+_ON, _OFF = "\ue000", "\ue001"  # highlight markers while wrapping; one character each
 
 
-def render(record: dict) -> str:
+def render(record: dict, color: bool = False) -> str:
     r = record["response"]
     lines = [f"request {record['request_id']}  (scorer {record['scorer_version']}, model {record['model']})",
              f"all claims supported: {'yes' if r['all_supported'] else 'NO'}; "
              f"response score (min entailment) {r['score']:.2f}; "
              f"high-severity unsupported claims: {r['high_severity_unsupported']}"]
+    passages = {p.get("id"): p for p in record.get("passages", [])}
     n_passages = len(record.get("passage_ids", []))
     for c in record["claims"]:
         lines.append("")
-        head = f"claim {c['index'] + 1} ({c['severity']}): {c['text']!r}"
-        if c["verdict"] == "SKIPPED":
-            lines.append(f"{head}\n  SKIPPED: decorative ({c['reason']}); it cannot veto the answer")
-            continue
-        lines.append(head)
-        lines.append(f"  {c['verdict']}: best entailment {c['entailment']:.2f}, best contradiction "
-                     f"{c['contradiction']:.2f}, over {len(c['evidence'])} premises from {n_passages} retrieved passages")
-        for check in c.get("checks", []):
-            mark = "ok  " if check["passed"] else "FAIL"
-            lines.append(f"  check {check['name']:<8} {mark} {check['detail']}")
-        if c.get("flags"):
-            lines.append(f"  flags: {', '.join(c['flags'])}")
-        shown = c["evidence"] if c["verdict"] != "SUPPORTED" else c["evidence"][:1]
-        for e in shown:
-            ids = " + ".join(e["passage_ids"])
-            lines.append(f"  - [{ids}] entail {e['entailment']:.2f} / neutral {e['neutral']:.2f} / "
-                         f"contradict {e['contradiction']:.2f} (retrieval {e['retrieval_score']:.2f}, {e['kind']})")
-            for pid, off in zip(e["passage_ids"], e["offsets"]):
-                body = textwrap.shorten(_passage_text(record, pid, off), 300)
-                lines.append(textwrap.indent(textwrap.fill(body, 96), "      "))
+        lines += _claim(c, passages, n_passages)
     for conflict in record.get("context_conflicts", []):
         lines.append("")
         lines.append(f"context conflict between {' and '.join(conflict['passage_ids'])} "
                      f"(contradiction {conflict['contradiction']:.2f}, about claim {conflict['claim_index'] + 1}):")
         for s in conflict["sentences"]:
             lines.append(f"    {textwrap.shorten(s, 200)!r}")
-    return "\n".join(lines)
+    return _paint("\n".join(lines), color)
+
+
+def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:
+    head = f"claim {c['index'] + 1} ({c['severity']}): {c['text']!r}"
+    if c["verdict"] == "SKIPPED":
+        return [f"{head}\n  SKIPPED: decorative ({c['reason']}); it cannot veto the answer"]
+    evidence = c.get("evidence", [])
+    lines = [head, f"  {c['verdict']}: best entailment {c['entailment']:.2f}, best contradiction "
+                   f"{c['contradiction']:.2f}, over {len(evidence)} premises from {n_passages} retrieved passages"]
+    checks = c.get("checks", [])
+    width = max((len(k["name"]) for k in checks), default=0)
+    for check in [k for k in checks if not k["passed"]] + [k for k in checks if k["passed"]]:
+        lines.append(_check(check, width))
+    if c.get("flags"):
+        lines.append(f"  flags: {', '.join(c['flags'])}")
+    sentences = _evidence_sentences(c)
+    if sentences:
+        lines.append("  evidence sentences:")
+        for s in sentences:
+            lines.append(textwrap.fill(f"{_ref(s)} {s['text']!r}", WIDTH, initial_indent="    ",
+                                       subsequent_indent="      "))
+    failed = c["verdict"] != "SUPPORTED"
+    shown = evidence if failed else _deciding(evidence)[:1]
+    marks = _marks(evidence) if failed else {}
+    for i, e in enumerate(shown):
+        lines.append(f"  - [{' + '.join(e['passage_ids'])}] entail {e['entailment']:.2f} / neutral "
+                     f"{e['neutral']:.2f} / contradict {e['contradiction']:.2f} (retrieval "
+                     f"{e['retrieval_score']:.2f}, {e['kind']}){marks.get(id(e), '')}")
+    regions = _regions(_deciding(evidence) if failed else shown, sentences)
+    if regions:
+        lines.append("  evidence regions" + (" (the chunks of these premises, deciding ones first):" if failed
+                                             else " (the premise that entails it):"))
+        for pid, start, end in regions:
+            lines += _region(passages.get(pid), pid, start, end, sentences)
+    return lines
+
+
+def _check(check: dict, width: int) -> str:
+    mark = "ok  " if check["passed"] else "FAIL"
+    line = f"  check {check['name']:<{width}} {mark} {check.get('detail', '')}".rstrip()
+    if not check["passed"] and check.get("verdict"):
+        line += f" -> {check['verdict']}"
+    sentence = check.get("evidence") or check.get("sentence")
+    if isinstance(sentence, dict):  # the sentence a guard compared the claim with
+        line += f" (on {_ref(sentence)})"
+    return line
+
+
+def _evidence_sentences(c: dict) -> list[dict]:
+    """The claim's evidence sentences, then any sentence a failed check points to; each once."""
+    out, seen = [], set()
+    candidates = list(c.get("evidence_sentences") or [])
+    for check in c.get("checks", []):
+        sentence = check.get("evidence") or check.get("sentence")
+        if not check["passed"] and isinstance(sentence, dict):
+            candidates.append(sentence)
+    for s in candidates:
+        key = (s.get("passage_id"), s.get("start"), s.get("end"))
+        if None not in key and key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
+
+
+def _ref(s: dict) -> str:
+    return f"{s['passage_id']}[{s['start']}:{s['end']}]"
+
+
+def _deciding(evidence: list[dict]) -> list[dict]:
+    """Premises in the order that decided the verdict: best entailment, best contradiction, then the rest."""
+    if not evidence:
+        return []
+    best_e = max(evidence, key=lambda e: e["entailment"])
+    best_c = max(evidence, key=lambda e: e["contradiction"])
+    first = [best_e] + ([best_c] if best_c is not best_e else [])
+    return first + [e for e in evidence if all(e is not f for f in first)]
+
+
+def _marks(evidence: list[dict]) -> dict[int, str]:
+    if not evidence:
+        return {}
+    best_e = max(evidence, key=lambda e: e["entailment"])
+    best_c = max(evidence, key=lambda e: e["contradiction"])
+    if best_e is best_c:
+        return {id(best_e): "  <- best entailment and best contradiction"}
+    return {id(best_e): "  <- best entailment", id(best_c): "  <- best contradiction"}
+
+
+def _regions(premises: list[dict], sentences: list[dict]) -> list[tuple[str, int | None, int | None]]:
+    """(passage id, start, end) of every chunk of these premises, each once, in order; then the
+    passage of any evidence sentence no chunk covers (a guard may look beyond the premises)."""
+    out: list[tuple[str, int | None, int | None]] = []
+    for e in premises:
+        offsets = e.get("offsets") or [None] * len(e["passage_ids"])
+        for pid, off in zip(e["passage_ids"], offsets):
+            region = (pid, off[0], off[1]) if off else (pid, None, None)
+            if region not in out:
+                out.append(region)
+    for s in sentences:
+        if not any(pid == s["passage_id"] and (a is None or (a <= s["start"] and s["end"] <= b))
+                   for pid, a, b in out):
+            out.append((s["passage_id"], None, None))
+    return out
+
+
+def _region(passage: dict | None, pid: str, start: int | None, end: int | None, sentences: list[dict]) -> list[str]:
+    if passage is None or "text" not in passage:
+        return [f"    {pid}: (passage text not stored)"]
+    text = passage["text"]
+    start = 0 if start is None else max(0, min(start, len(text)))
+    end = len(text) if end is None else max(start, min(end, len(text)))
+    about = ", ".join(x for x in (passage.get("doc_id"), repr(passage["title"]) if passage.get("title") else None)
+                      if x)
+    head = f"    {pid}[{start}:{end}] of {len(text)} characters" + (f" ({about})" if about else "")
+    keep = sorted((max(s["start"], start) - start, min(s["end"], end) - start) for s in sentences
+                  if s["passage_id"] == pid and s["start"] < end and s["end"] > start)
+    body = _elide(text[start:end], keep)
+    return [head, textwrap.fill(body, WIDTH, initial_indent="      ", subsequent_indent="      ",
+                                break_long_words=False, break_on_hyphens=False)]
+
+
+def _elide(chunk: str, keep: list[tuple[int, int]]) -> str:
+    """The chunk with the kept spans marked; when it is long, sentences far from every kept span
+    become […]. A kept span is never cut: every sentence it touches stays whole."""
+    if not keep:
+        return " ".join(chunk.split())
+    spans = sentence_spans(chunk) or [(0, len(chunk))]
+    near = set()
+    for a, b in keep:
+        touched = [i for i, (s, e) in enumerate(spans) if s < b and e > a]
+        for i in touched:
+            near.update(range(i - CONTEXT, i + CONTEXT + 1))
+    whole = len(chunk) <= REGION_CHARS
+    parts, dropped = [], False
+    for i, (s, e) in enumerate(spans):
+        if whole or i in near:
+            if dropped:
+                parts.append(ELLIPSIS)
+                dropped = False
+            parts.append(_mark(chunk, s, e, keep))
+        else:
+            dropped = True
+    if dropped:
+        parts.append(ELLIPSIS)
+    return " ".join(" ".join(p.split()) for p in parts)
+
+
+def _mark(chunk: str, s: int, e: int, keep: list[tuple[int, int]]) -> str:
+    """chunk[s:e] with the kept spans inside it wrapped in highlight markers."""
+    out, pos = [], s
+    for a, b in keep:
+        a, b = max(a, s), min(b, e)
+        if a >= b or a < pos:
+            continue
+        out += [chunk[pos:a], _ON, chunk[a:b], _OFF]
+        pos = b
+    out.append(chunk[pos:e])
+    return "".join(out)
+
+
+def _paint(text: str, color: bool) -> str:
+    on, off = ("\x1b[1;33m", "\x1b[0m") if color else ("»", "«")
+    return text.replace(_ON, on).replace(_OFF, off)

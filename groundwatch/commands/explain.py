@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 from groundwatch.commands.common import fail
 from reports.explain import render
 from scorers.jsonl import read_jsonl
@@ -14,9 +17,17 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def use_color(stream, environ=os.environ) -> bool:
+    """ANSI highlighting only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    return bool(getattr(stream, "isatty", lambda: False)()) and not environ.get("NO_COLOR")
+
+
 def run(args) -> int:
-    for _, record in read_jsonl(args.verdicts):
-        if record.get("request_id") == args.request_id:
-            print(render(record))
-            return 0
+    try:
+        for _, record in read_jsonl(args.verdicts):
+            if isinstance(record, dict) and record.get("request_id") == args.request_id:
+                print(render(record, color=use_color(sys.stdout)))
+                return 0
+    except (OSError, ValueError) as exc:  # ValueError: a line that is not JSON
+        return fail(str(exc))
     return fail(f"request_id {args.request_id!r} not found in {args.verdicts}")
