@@ -48,7 +48,7 @@ class ScorerConfig(BaseModel):
     max_passages: int = 100
     max_record_bytes: int = 1_000_000
     # Caps per response: over them the response is dead-lettered (reason too_many_claims / too_many_pairs)
-    # instead of holding the batch; pairs count claim-evidence and context-conflict pairs.
+    # instead of holding the batch; pairs count claim-evidence pairs (context-conflict pairs have their own cap).
     max_claims: int = Field(128, ge=1)
     max_pairs: int = Field(1024, ge=1)
     # Deadlines (scorers/deadline.py): one scorer call, and the wait for any one model result. A late

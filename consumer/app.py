@@ -29,6 +29,7 @@ from consumer.prepare import prepare
 from export.base import SinkError
 from export.metrics import Metrics
 from export.metrics_server import Health
+from scorers.deadline import Deadline
 
 log = get_logger(__name__)
 
@@ -56,6 +57,7 @@ class StreamApp:
         self._stop = threading.Event()
         self._deadline: float | None = None
         self._inflight: Batch | None = None
+        self._scoring: Deadline | None = None  # the scorer's deadline while a batch is being scored
         self._paused = False
         self._batches = 0
         self._next_lag = 0.0
@@ -72,6 +74,9 @@ class StreamApp:
         """Ask the loop to finish its batch, commit and close (safe from a signal handler)."""
         if not self._stop.is_set():
             self._deadline = time.monotonic() + self.settings.consumer.shutdown_timeout_s
+            scoring = self._scoring
+            if scoring is not None:  # scoring must not outlive the shutdown deadline either
+                scoring.tighten(self._deadline, "shutdown")
             self.health.stopping = True
             self._stop.set()
 
@@ -110,8 +115,18 @@ class StreamApp:
         self._inflight = batch
         self.metrics.set_inflight(len(batch))
         with structlog.contextvars.bound_contextvars(batch=batch.number):
-            prepare(batch, self.scorer, self.limits, self.metrics)
-            done = self._deliver_with_retry(batch)
+            self._scoring = deadline = Deadline.from_config(self.settings.scorer)
+            if self._deadline is not None:
+                deadline.tighten(self._deadline, "shutdown")
+            try:
+                prepare(batch, self.scorer, self.limits, self.metrics, deadline)
+            finally:
+                self._scoring = None
+            if batch.interrupted:  # shutdown came first: nothing written, nothing committed, read again later
+                log.warning("shutdown_interrupts_batch", responses=len(batch))
+                done = False
+            else:
+                done = self._deliver_with_retry(batch)
             self._resume()
         self._inflight = None
         self.metrics.set_inflight(0)

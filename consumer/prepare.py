@@ -2,12 +2,15 @@
 
 One `scorer.score` call per batch lets all pairs of all its responses share
 the dynamic batcher. Messages that cannot be decoded or scored become dead
-letters; none is dropped.
+letters (stage decode or score, with the scorer's stage as the reason); none
+is dropped, and nothing a message does to the scorer stops the job: if the
+batch call itself raises, each response is scored alone so only the one at
+fault is dead-lettered. A batch whose scoring was cut short by shutdown is
+marked interrupted: neither written nor committed, it is read again later.
 """
 
 from __future__ import annotations
 
-import re
 import time
 
 import structlog
@@ -17,17 +20,15 @@ from consumer.batch import Batch, Scored
 from consumer.dead_letters import DeadLetter
 from consumer.decode import DecodeError, Limits, decode
 from export.metrics import Metrics
-from scorers.errors import ScoringError
+from scorers.deadline import Deadline
+from scorers.errors import DeadlineExceeded, ScoringError
 
 log = get_logger(__name__)
 
-_CLASS_NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]{0,60}):")
-
 
 def scoring_reason(error: Exception) -> str:
-    """The failing exception's class as a metric label (the scorer's message starts 'Class: ...')."""
-    match = _CLASS_NAME.match(str(error))
-    return (match.group(1).rsplit(".", 1)[-1] if match else type(error).__name__)[:40]
+    """The metric label and dead-letter reason: the scorer's fixed word (stage, cap or deadline)."""
+    return error.reason if isinstance(error, ScoringError) else "score"
 
 
 def message_context(msg, request_id: str | None = None) -> dict:
@@ -37,7 +38,7 @@ def message_context(msg, request_id: str | None = None) -> dict:
     return ctx
 
 
-def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics) -> None:
+def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics, deadline: Deadline | None = None) -> None:
     valid = []
     for msg in batch.messages:
         start = time.perf_counter()
@@ -52,15 +53,32 @@ def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics) -> None:
         else:
             valid.append((msg, result))
     if valid:
-        results = scorer.score([response for _, response in valid])
+        results = _score(scorer, [response for _, response in valid], deadline)
         for (msg, response), result in zip(valid, results):
-            if isinstance(result, ScoringError):
+            if isinstance(result, DeadlineExceeded) and result.cause == "shutdown":
+                batch.interrupted = True  # not the message's fault: leave it for the next run
+            elif isinstance(result, ScoringError):
                 reason = scoring_reason(result)
                 with structlog.contextvars.bound_contextvars(**message_context(msg, response.request_id)):
-                    log.error("score_failed", reason=reason)
+                    log.error("score_failed", stage=result.stage, reason=reason, error_class=result.error_class)
                 metrics.scorer_error(reason)
-                batch.add_dead_letters([DeadLetter(msg, "score", type(result).__name__, str(result), reason)])
+                batch.add_dead_letters([DeadLetter(msg, "score", result.error_class, str(result), reason)])
             else:
                 batch.scored.append(Scored(msg, result))
         metrics.scored(batch.verdicts)
     batch.prepared = True
+
+
+def _score(scorer, responses: list, deadline: Deadline | None) -> list:
+    """Results by position; what escapes the batch call is pinned on the response that causes it."""
+    try:
+        return scorer.score(responses, deadline=deadline)
+    except Exception as exc:  # noqa: BLE001 - isolate the response at fault instead of crash-looping
+        log.error("batch_score_failed", error_class=type(exc).__name__, responses=len(responses))
+    out = []
+    for response in responses:
+        try:
+            out.extend(scorer.score([response], deadline=deadline))
+        except Exception as exc:  # noqa: BLE001
+            out.append(ScoringError.wrap("score", exc))
+    return out

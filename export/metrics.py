@@ -24,11 +24,14 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512)
 # and responses per scorer call (how many concurrent requests shared one model batch).
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
-# Known (stage, reason) pairs of dead letters, present at 0 from the start; "score" reasons
-# are the failing exception's class and appear when first seen.
+# Known (stage, reason) pairs of dead letters, present at 0 from the start. "score" reasons are
+# the scorer's stage that failed (scorers/errors.py ScoringError) or the cap or deadline exceeded.
+SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
+                 "too_many_claims", "too_many_pairs", "deadline", "score")
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 RESPONSE_FLAGS = ("off_topic", "stale_evidence")
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
+                       "score": SCORE_REASONS,
                        "sink": ("rejected", "too_large")}
 
 
@@ -98,6 +101,8 @@ class Metrics:
             self.retrieval_outcomes.labels(outcome)
         for flag in RESPONSE_FLAGS:
             self.response_flags.labels(flag)
+        for reason in SCORE_REASONS:
+            self.scorer_errors.labels(reason)
 
     def names(self) -> set[str]:
         """Metric family names as exported (counters without the `_total` suffix added back)."""

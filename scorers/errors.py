@@ -12,7 +12,7 @@ class InvalidResponse(ValueError):
 class ScoringError(RuntimeError):
     """Scoring a valid response failed; `stage` says where, `reason` is a short fixed word.
 
-    stage: claims | embed | evidence | limits | pairs | conflicts | verdict | deadline (or "score"
+    stage: claims | embed | evidence | limits | pairs | conflicts | inference | verdict | deadline (or "score"
     when unknown); reason: the stage, or for limits and deadlines what was exceeded
     (too_many_claims, too_many_pairs, deadline). `error_class` names the exception behind it.
     """

@@ -2,6 +2,12 @@
 
 All pairs of all responses handed to `score` go to the dynamic batcher at
 once, so many responses share one model batch.
+
+`score` is total: whatever one response does to a stage (claims, embed,
+evidence, limits, pairs, conflicts, inference, verdict) becomes a ScoringError naming
+that stage, in that response's place; the others go on. Model results are
+awaited only through a Deadline (scorers/deadline.py): per batch and per
+future, so a hung backend cannot hold the caller past its deadline.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from scorers.combiner import claim_features, combiner_path, load_combiner
 from scorers.conflicts import ConflictFinder
 from scorers.decide import decide, summarise
 from scorers.decorative import decorative_reason
-from scorers.errors import ScoringError
+from scorers.deadline import Deadline
+from scorers.errors import DeadlineExceeded, ScoringError
 from scorers.nli.base import NLIBackend
 from scorers.nli.batcher import DynamicBatcher
 from scorers.nli.pair_scorer import PairScorer
@@ -149,7 +156,7 @@ class Scorer:
             return None
         return self.combiner.supported(claim_features(claim, evidence, checks, passages))
 
-    def _verdict(self, prepared: _Prepared, scored_at: str) -> ResponseVerdict:
+    def _verdict(self, prepared: _Prepared, scored_at: str, deadline: Deadline) -> ResponseVerdict:
         response = prepared.response
         claims = []
         for c in prepared.claims:
@@ -159,7 +166,7 @@ class Scorer:
                 continue
             evidence = []
             for rank, (cand, fut) in enumerate(zip(c.candidates, c.futures)):
-                s = fut.result()
+                s = self._result(fut, deadline)
                 evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
                                          round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
                                          round(cand.retrieval_score, 4), cand.kind, rank))
@@ -183,49 +190,106 @@ class Scorer:
 
     # -- entry point ----------------------------------------------------------
 
-    def score(self, responses: list[Response]) -> list[ResponseVerdict | ScoringError]:
-        """Verdicts by input position; a response that fails gets a ScoringError in its place."""
+    # -- limits -----------------------------------------------------------------
+
+    def _check_claims(self, prepared: _Prepared) -> None:
+        if len(prepared.claims) > self.config.max_claims:
+            raise ScoringError(f"{len(prepared.claims)} claims, more than scorer.max_claims "
+                               f"({self.config.max_claims})", "limits", "too_many_claims")
+
+    def _check_pairs(self, prepared: _Prepared) -> None:
+        pairs = sum(len(c.candidates) for c in prepared.claims)
+        if pairs > self.config.max_pairs:
+            raise ScoringError(f"{pairs} claim-evidence pairs, more than scorer.max_pairs "
+                               f"({self.config.max_pairs})", "limits", "too_many_pairs")
+
+    def _submit_pairs(self, prepared: _Prepared) -> None:
+        for c in prepared.claims:
+            if c.candidates:
+                c.futures = self.pairs.submit([(cand.text, c.claim.text) for cand in c.candidates])
+
+    @staticmethod
+    def _result(future: Future, deadline: Deadline):
+        """A model result within the deadline; a failed model batch fails with stage "inference"."""
+        try:
+            return deadline.result(future)
+        except DeadlineExceeded:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the batcher hands every item of a failed batch the error
+            raise ScoringError.wrap("inference", exc) from exc
+
+    @staticmethod
+    def _each(prepared: list, stage: str, fn) -> None:
+        """fn(p) for every response still alive; what escapes becomes its ScoringError of `stage`."""
+        for i, p in enumerate(prepared):
+            if isinstance(p, ScoringError):
+                continue
+            try:
+                fn(p)
+            except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
+                prepared[i] = ScoringError.wrap(stage, exc)
+
+    def _embed_batch(self, prepared: list) -> None:
+        """One embedding call for the batch; if it fails, one per response, so only the culprit fails."""
+        try:
+            self._embed([p for p in prepared if not isinstance(p, ScoringError)])
+        except Exception:  # noqa: BLE001
+            self._each(prepared, "embed", lambda p: self._embed([p]))
+
+    # -- entry point ----------------------------------------------------------
+
+    def score(self, responses: list[Response],
+              deadline: Deadline | None = None) -> list[ResponseVerdict | ScoringError]:
+        """Verdicts by input position; a response that fails gets a ScoringError in its place.
+
+        `deadline` bounds every wait for model results (default: a new one from the config's
+        batch_deadline_s and future_timeout_s); a response whose results are late gets a
+        DeadlineExceeded, results already in are still used.
+        """
+        deadline = deadline if deadline is not None else Deadline.from_config(self.config)
         prepared: list[_Prepared | ScoringError] = []
         for response in responses:
             try:
                 prepared.append(self._prepare(response))
             except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
-                prepared.append(ScoringError(f"{type(exc).__name__}: {exc}"))
+                prepared.append(ScoringError.wrap("claims", exc))
+        self._each(prepared, "limits", self._check_claims)
         start = time.perf_counter()
-        self._embed([p for p in prepared if not isinstance(p, ScoringError)])
-        for i, p in enumerate(prepared):
-            if isinstance(p, ScoringError):
-                continue
-            try:
-                self._find_evidence(p)
-            except Exception as exc:  # noqa: BLE001
-                prepared[i] = ScoringError(f"{type(exc).__name__}: {exc}")
+        self._embed_batch(prepared)
+        self._each(prepared, "evidence", self._find_evidence)
+        self._each(prepared, "limits", self._check_pairs)
         self._timer("evidence", time.perf_counter() - start)
         start = time.perf_counter()
-        conflict_jobs = {}
-        for i, p in enumerate(prepared):
-            if isinstance(p, ScoringError):
-                continue
-            for c in p.claims:
-                if c.candidates:
-                    c.futures = self.pairs.submit([(cand.text, c.claim.text) for cand in c.candidates])
-            if self.conflicts:
-                conflict_jobs[i] = self.conflicts.submit(p.claims)
+        self._each(prepared, "pairs", self._submit_pairs)
+        conflict_jobs: dict[int, list] = {}
+        if self.conflicts:
+            def submit_conflicts(p: _Prepared) -> None:
+                conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
+
+            self._each(prepared, "conflicts", submit_conflicts)
         scored_at = datetime.now(timezone.utc).isoformat()
         out: list[ResponseVerdict | ScoringError] = []
-        for i, p in enumerate(prepared):
+        for p in prepared:
             if isinstance(p, ScoringError):
                 out.append(p)
                 continue
+            stage = "verdict"
             try:
-                verdict = self._verdict(p, scored_at)
-                if i in conflict_jobs:
-                    verdict.context_conflicts = self.conflicts.collect(conflict_jobs[i])
+                verdict = self._verdict(p, scored_at, deadline)
+                if id(p) in conflict_jobs:
+                    stage = "conflicts"
+                    jobs = conflict_jobs[id(p)]
+                    for job in jobs:
+                        for fut in job.futures:
+                            self._result(fut, deadline)  # collect() then finds every result in
+                    verdict.context_conflicts = self.conflicts.collect(jobs)
                     if verdict.context_conflicts:
                         verdict.flags.append("context_conflict")
                 out.append(verdict)
+            except DeadlineExceeded as exc:
+                out.append(exc)
             except Exception as exc:  # noqa: BLE001
-                out.append(ScoringError(f"{type(exc).__name__}: {exc}"))
+                out.append(ScoringError.wrap(stage, exc))
         self._timer("inference", time.perf_counter() - start)
         if self.policy is not None:
             for verdict in out:

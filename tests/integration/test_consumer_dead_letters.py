@@ -98,9 +98,12 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
     scoring = by_offset[8]
     headers = dict(scoring.headers())
     assert scoring.value() == poison["score"] and scoring.key() == keys[8]
-    assert (headers["groundwatch.stage"], headers["groundwatch.error_class"]) == (b"score", b"ScoringError")
+    # The model itself failed on that response's batch: stage score, reason inference, the runtime's class.
+    assert (headers["groundwatch.stage"], headers["groundwatch.reason"]) == (b"score", b"inference")
+    assert headers["groundwatch.error_class"] not in (b"", b"ScoringError")
     assert headers["groundwatch.source_offset"] == b"8" and headers["origin"] == b"test"
     assert sum(s._value.get() for s in _children(running.metrics.scorer_errors)) == 1
+    assert running.metrics.scorer_errors.labels("inference")._value.get() == 1
 
 
 def _children(counter):
@@ -135,3 +138,42 @@ def test_documents_the_store_refuses_for_good_are_dead_lettered_and_committed(
     assert headers["groundwatch.reason"] == b"rejected"
     assert letters[0].value() == json.dumps(textual).encode()
     assert running.metrics.dead_letters.labels("sink", "rejected")._value.get() == 1
+
+
+def test_responses_over_the_claim_cap_or_failing_a_stage_are_dead_lettered_and_the_job_goes_on(
+        kafka_bootstrap, opensearch_url, tiny_onnx, monkeypatch):
+    names = Names.fresh("total")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=4,
+                            scorer={"max_claims": 4})
+    many = response(100, names.topic)
+    many["answer"] = " ".join(f"Refunds are accepted within {d} days." for d in range(6))
+    broken = response(101, names.topic)
+    broken["passages"][1]["text"] = "EXPLODE " + broken["passages"][1]["text"]
+    good = [response(i, names.topic) for i in range(4)]
+    records = [good[0], many, good[1], broken, good[2], good[3]]
+    produce(kafka_bootstrap, names.topic, [json.dumps(r).encode() for r in records],
+            [r["request_id"].encode() for r in records])
+
+    running = RunningConsumer.start(settings)
+    # A stage that raises for one response only (as a tokenizer or guard bug would).
+    original = running.scorer.pairs.submit
+
+    def submit(pairs):
+        if any(premise.startswith("EXPLODE") for premise, _ in pairs):
+            raise RuntimeError("pair submission broke")
+        return original(pairs)
+
+    monkeypatch.setattr(running.scorer.pairs, "submit", submit)
+    try:
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: len(records)}, 60, "all offsets committed")
+    finally:
+        assert running.stop() == 0
+    assert count_under(opensearch_url, names.alias) == len(good)
+    letters = {int(dict(m.headers())["groundwatch.source_offset"]): dict(m.headers())
+               for m in read_topic(kafka_bootstrap, names.dead_letters, 2)}
+    assert sorted(letters) == [1, 3]
+    assert (letters[1]["groundwatch.stage"], letters[1]["groundwatch.reason"]) == (b"score", b"too_many_claims")
+    assert b"scorer.max_claims (4)" in letters[1]["groundwatch.error"]
+    assert (letters[3]["groundwatch.reason"], letters[3]["groundwatch.error_class"]) == (b"pairs", b"RuntimeError")
+    assert running.metrics.dead_letters.labels("score", "too_many_claims")._value.get() == 1

@@ -80,10 +80,11 @@ def test_batch_drop_forgets_revoked_partitions_everywhere():
     assert [(tp.partition, tp.offset) for tp in batch.offsets()] == [(0, 2)]
 
 
-def test_scoring_reason_is_the_failing_class():
-    assert scoring_reason(ScoringError("RuntimeError: Already borrowed")) == "RuntimeError"
-    assert scoring_reason(ScoringError("Fail: [ONNXRuntimeError] : 1 : FAIL")) == "Fail"
-    assert scoring_reason(ScoringError("no class here")) == "ScoringError"
+def test_scoring_reason_is_a_fixed_word_never_the_exception_text():
+    assert scoring_reason(ScoringError.wrap("pairs", RuntimeError("Already borrowed"))) == "pairs"
+    assert scoring_reason(ScoringError("Fail: [ONNXRuntimeError] : 1 : FAIL")) == "score"
+    assert scoring_reason(ValueError("anything")) == "score"
+    assert {"pairs", "score", "deadline", "too_many_claims"} <= set(DEAD_LETTER_REASONS["score"])
 
 
 def test_backoff_grows_to_the_cap_and_resets():
