@@ -1,7 +1,9 @@
 """Redaction before storage (the `redaction` section of the settings).
 
-Pure data: `scorers.redaction.Redactor` applies it to claim and passage text before a
-verdict is stored. Off by default. In the environment, lists are JSON, e.g.
+Pure data: `scorers.redaction.Redactor` applies it to claim and passage text (every text
+field of a verdict record) before the record is stored. Off by default. Each match is
+masked with a tag of the same length ("[email]****"), so stored offsets still point at
+the same characters. In the environment, lists are JSON, e.g.
 GROUNDWATCH_REDACTION__PATTERNS='["ACME-\\\\d{6}"]'.
 """
 
@@ -19,8 +21,7 @@ class RedactionSettings(BaseModel):
 
     enabled: bool = False
     entities: tuple[str, ...] = ENTITIES  # built-in detectors; card numbers must pass the Luhn check
-    patterns: tuple[str, ...] = ()        # extra regular expressions, each match replaced
-    replacement: str = "[REDACTED:{kind}]"  # {kind}: the entity type, or "pattern"
+    patterns: tuple[str, ...] = ()        # extra regular expressions, each match masked as [pattern]
 
     @field_validator("entities")
     @classmethod

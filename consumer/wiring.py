@@ -16,6 +16,7 @@ from export.metrics import Metrics
 from export.metrics_server import Health
 from export.opensearch_sink import OpenSearchSink
 from export.retention import RetentionKeeper
+from scorers.redaction import Redactor
 
 log = get_logger(__name__)
 
@@ -64,7 +65,7 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
 
     k = settings.kafka
     producer = Producer(producer_config(k.client_config(), k.produce_timeout_s, k.dead_letter_max_bytes))
-    sinks = Sinks(store=OpenSearchSink(settings.opensearch))
+    sinks = Sinks(store=OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction)))
     # Idempotent set-up of the store at start-up, on a thread of its own: an unreachable
     # server must not delay the start (the sink also installs the template on first write).
     keeper = RetentionKeeper(sinks.store.client, settings.opensearch, on_delete=metrics.retention_deletion).start()

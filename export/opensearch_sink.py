@@ -25,8 +25,10 @@ MAX_LISTED_FAILURES = 10
 class OpenSearchSink:
     name = SINK
 
-    def __init__(self, settings: OpenSearchSettings, client=None):
+    def __init__(self, settings: OpenSearchSettings, client=None, redactor=None):
         self.settings = settings
+        # scorers.redaction.Redactor (None: off): masks personal data in every text field before storage
+        self.redactor = redactor
         self.client = client if client is not None else connect(settings)
         self.template_name = settings.index_prefix
         self._ready_indices: set[str] = set()
@@ -78,7 +80,7 @@ class OpenSearchSink:
             index = index_name(verdict, self.settings.index_prefix, self.settings.index_period)
             self.ensure_index(index)
             entries.append((verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
-                            + json.dumps(to_document(verdict)) + "\n"))
+                            + json.dumps(self.document(verdict)) + "\n"))
         failures = self._bulk(entries)
         if failures:
             listed = "; ".join(f"{f.doc_id}: {f.status} {f.error_type}" for f in failures[:MAX_LISTED_FAILURES])
@@ -86,6 +88,11 @@ class OpenSearchSink:
             raise SinkError(SINK, f"bulk refused {len(failures)} of {len(verdicts)} documents: {listed}{more}",
                             reason="rejected" if all(f.permanent for f in failures) else "item_error",
                             failures=failures)
+
+    def document(self, verdict: ResponseVerdict) -> dict:
+        """The stored document: the verdict record, redacted when redaction is on."""
+        doc = to_document(verdict)
+        return self.redactor.document(doc) if self.redactor is not None else doc
 
     def _bulk(self, entries: list[tuple[str, str]]) -> list[ItemFailure]:
         """One bulk request; refused items. A request refused as a whole for what it carries

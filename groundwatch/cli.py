@@ -17,6 +17,7 @@ COMMANDS = [
     "groundwatch.commands.bench",
     "groundwatch.commands.trace",
     "groundwatch.commands.init_store",
+    "groundwatch.commands.forget",
     "groundwatch.commands.recall_probe",
     "groundwatch.commands.report",
     "groundwatch.commands.consume",

@@ -42,6 +42,9 @@ def run(args) -> int:
     except ModelLoadError as exc:
         return fail(str(exc))
     summary = Summary()
+    from scorers.redaction import Redactor
+
+    redactor = Redactor.from_settings(settings.redaction)  # the verdicts file stores text too
     with open(output_path(args.output), "w", encoding="utf-8") as out, \
             tqdm(total=len(records), initial=len(errors), unit="resp", disable=not progress_on(args),
                  file=sys.stderr) as bar:
@@ -53,7 +56,8 @@ def run(args) -> int:
                     tqdm.write(f"groundwatch: {failure}", file=sys.stderr)
                     errors.append(failure)
                 else:
-                    out.write(json.dumps(result.to_dict()) + "\n")
+                    record = result.to_dict()
+                    out.write(json.dumps(redactor.document(record) if redactor else record) + "\n")
                     summary.add(result)
                 bar.update(1)
     scorer.close()
