@@ -10,6 +10,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
+class GuardsConfig(BaseModel):
+    """Deterministic guards beside the free checks (scorers/guards), each switchable."""
+
+    model_config = ConfigDict(frozen=True)
+
+    polarity: bool = True           # claim and evidence sentence disagree on negation -> CONTRADICTED / NEI
+    dropped_condition: bool = True  # evidence grants the claim's content only under a condition -> NEI
+    arithmetic: bool = True         # derived numbers: right ones count as found, wrong ones cap the verdict
+
+
 class ScorerConfig(BaseModel):
     model_config = ConfigDict(frozen=True, protected_namespaces=())
 
@@ -40,6 +50,7 @@ class ScorerConfig(BaseModel):
     rrf_k: int = 60
     use_embeddings: bool = True
     free_checks: bool = True
+    guards: GuardsConfig = GuardsConfig()
     context_conflicts: bool = True
     store_passages: bool = True  # keep passage text in verdict records for evidence traces
     max_batch_tokens: int = 8192

@@ -21,6 +21,8 @@ from scorers.combiner import Combiner, claim_features
 from scorers.decide import decide
 from scorers.errors import ScoringError
 from scorers.files import output_path
+from scorers.guards.evidence import EvidenceSentence
+from scorers.guards.stage import GUARD_CHECKS, without_guards
 from scorers.jsonl import read_jsonl
 from scorers.records import Check, ClaimVerdict, Evidence, Verdict
 from scorers.thresholds import Thresholds
@@ -47,7 +49,9 @@ class StoredClaim:
         evidence = [Evidence(e["passage_ids"], [tuple(o) for o in e["offsets"]], e["entailment"], e["neutral"],
                              e["contradiction"], e["retrieval_score"], e.get("kind", "chunk"), e.get("rank"))
                     for e in d.get("evidence", [])]
-        checks = [Check(c["name"], c["passed"], c.get("detail", "")) for c in d.get("checks", [])]
+        checks = [Check(c["name"], c["passed"], c.get("detail", ""), c.get("verdict"), c.get("flag"),
+                        EvidenceSentence(**c["evidence"]) if c.get("evidence") else None, c.get("found") or {})
+                  for c in d.get("checks", [])]
         return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])), d.get("text", ""))
 
 
@@ -65,6 +69,7 @@ class Variant:
     thresholds: Thresholds
     free_checks: bool = True
     pairs: bool = True
+    guards: bool = True  # False: as if every guard was off (scorers/guards)
     combiner: Combiner | None = None  # verdict_rule combiner; tau_c of `thresholds` still decides contradiction
     top_k: int | None = None     # keep the first top_k chunks as retrieved (None: all that were scored)
     pair_top: int | None = None  # keep pairs of the first pair_top chunks (None: all that were scored)
@@ -83,7 +88,8 @@ def claim_decision(claim: StoredClaim, variant: Variant,
     if claim.skipped:
         return Verdict.SKIPPED, claim.flags, 1.0
     evidence = premises(claim, variant)
-    checks = claim.checks if variant.free_checks else []
+    checks = claim.checks if variant.free_checks else [c for c in claim.checks if c.name in GUARD_CHECKS]
+    checks = checks if variant.guards else without_guards(checks)
     support, supported = max((e.entailment for e in evidence), default=0.0), None
     if variant.combiner is not None:
         support = variant.combiner.probability(claim_features(claim.text, evidence, checks, passages or {}))

@@ -26,6 +26,11 @@ _EVIDENCE = {"properties": {
     "contradiction": _FLOAT, "retrieval_score": _FLOAT, "kind": _KEYWORD,
 }}
 
+# An evidence sentence: where it sits in which passage (the text is kept for explain, not searched).
+_SENTENCE = {"properties": {
+    "passage_id": _KEYWORD, "start": _INT, "end": _INT, "text": _STORED_TEXT, "shared": _INT, "coverage": _FLOAT,
+}}
+
 _CLAIM = {
     # Nested so a query can ask for one claim that is both high severity and contradicted;
     # include_in_parent also lets plain queries such as `claims.verdict:CONTRADICTED`
@@ -37,8 +42,12 @@ _CLAIM = {
         # per-claim lookup in the knowledge base: outcome, corpus evidence ids and best scores
         "corpus": {"properties": {"outcome": _KEYWORD, "reason": _KEYWORD, "evidence_ids": _KEYWORD,
                                   "entailment": _FLOAT, "contradiction": _FLOAT, "index": _KEYWORD}},
-        "flags": _KEYWORD, "evidence": _EVIDENCE,
-        "checks": {"properties": {"name": _KEYWORD, "passed": {"type": "boolean"}, "detail": _STORED_TEXT}},
+        "flags": _KEYWORD, "evidence": _EVIDENCE, "evidence_sentences": _SENTENCE,
+        # guards add the verdict they impose, their flag, the sentence they read and what fired
+        # (`found`: kept in _source for explain, not indexed)
+        "checks": {"properties": {"name": _KEYWORD, "passed": {"type": "boolean"}, "detail": _STORED_TEXT,
+                                  "verdict": _KEYWORD, "flag": _KEYWORD, "evidence": _SENTENCE,
+                                  "found": {"type": "object", "enabled": False}}},
     },
 }
 

@@ -33,14 +33,28 @@ def quote_check(claim: str, passages: list[Passage]) -> Check | None:
     return Check("quote", True, f"{len(quotes)} quote(s) found verbatim")
 
 
-def number_check(claim: str, passages_quantities: set[tuple]) -> Check | None:
+def number_check(claim: str, passages_quantities: set[tuple], derived: dict[float, str] | None = None) -> Check | None:
+    """Every number of the claim is in a passage, or (with `derived`: claimed value -> computation from the
+    arithmetic guard) follows from passage numbers by one operation."""
     claimed = quantities(claim)
     if not claimed:
         return None
     missing = [q for q in claimed if not _present(q, passages_quantities)]
+    shown = {q: _derivation(q, derived or {}) for q in missing}
+    still = [q for q in missing if shown[q] is None]
+    if still:
+        return Check("numbers", False, "not in any passage: " + ", ".join(describe(q) for q in still))
     if missing:
-        return Check("numbers", False, "not in any passage: " + ", ".join(describe(q) for q in missing))
+        return Check("numbers", True, "present or derived: " + ", ".join(
+            f"{describe(q)} ({shown[q]})" if shown.get(q) else describe(q) for q in claimed),
+            found={"derived": [describe(q) for q in missing]})
     return Check("numbers", True, "all present: " + ", ".join(describe(q) for q in claimed))
+
+
+def _derivation(q: tuple, derived: dict[float, str]) -> str | None:
+    if q[0] not in ("num", "pct"):
+        return None
+    return next((how for value, how in derived.items() if abs(value - q[1]) < 1e-9), None)
 
 
 def _present(q: tuple, available: set[tuple]) -> bool:
@@ -87,9 +101,9 @@ def cited_ids_for(span: tuple[int, int], markers: list[str], citations: list[Cit
 
 
 def run_checks(claim: str, cited_ids: list[str], passages: list[Passage],
-               available: set[tuple] | None = None) -> list[Check]:
+               available: set[tuple] | None = None, derived: dict[float, str] | None = None) -> list[Check]:
     if available is None:
         available = passage_quantities([p.text for p in passages])
-    checks = [quote_check(claim, passages), number_check(claim, available),
+    checks = [quote_check(claim, passages), number_check(claim, available, derived),
               citation_check(claim, cited_ids, passages)]
     return [c for c in checks if c is not None]

@@ -11,7 +11,7 @@ from scorers.thresholds import Thresholds
 
 def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds,
            supported: bool | None = None) -> tuple[Verdict, list[str]]:
-    """Contradiction first, then entailment; failed free checks cap the verdict."""
+    """Contradiction first (NLI, or a guard that imposes it), then entailment; failed checks cap the verdict."""
     flags: list[str] = []
     if not evidence:
         verdict = Verdict.NOT_ENOUGH_INFO
@@ -33,11 +33,16 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
         singles = [e.entailment for e in evidence if e.kind == "chunk"]
         if best_e.kind == "pair" and best_e.entailment >= tau_e and (not singles or max(singles) < tau_e):
             flags.append("multi_hop")
+    if verdict is not Verdict.CONTRADICTED and any(
+            not c.passed and c.verdict == Verdict.CONTRADICTED.value for c in checks):
+        verdict = Verdict.CONTRADICTED
+        flags.append("contradicted_by_check")
     failed = [c.name for c in checks if not c.passed]
     if failed and verdict is Verdict.SUPPORTED:
         verdict = Verdict.NOT_ENOUGH_INFO
         flags.append("capped_by_check")
     flags.extend(f"failed_{name}" for name in failed)
+    flags.extend(dict.fromkeys(c.flag for c in checks if not c.passed and c.flag))
     return verdict, flags
 
 

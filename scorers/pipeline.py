@@ -30,6 +30,8 @@ from scorers.decide import decide, summarise
 from scorers.decorative import decorative_reason
 from scorers.deadline import Deadline
 from scorers.errors import DeadlineExceeded, ScoringError
+from scorers.guards.arithmetic import derived_values
+from scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from scorers.nli.base import NLIBackend
 from scorers.nli.batcher import DynamicBatcher
 from scorers.nli.pair_scorer import PairScorer
@@ -88,6 +90,8 @@ class Scorer:
         self._claims = ClaimCache()
         self._timer = stage_timer or (lambda stage, seconds: None)
         self.policy = policy  # decides each verdict's action (scorers/policy.py); None: no action recorded
+        # Guard time of the current `score` call; reported as stage "guards" (also inside "claims" and "inference").
+        self._guard_seconds = 0.0
 
     @classmethod
     def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
@@ -111,10 +115,18 @@ class Scorer:
         for i, claim in enumerate(claims):
             reason = decorative_reason(claim.text)
             checks: list[Check] = []
+            arithmetic = None
+            if reason is None:
+                start = time.perf_counter()
+                arithmetic = arithmetic_guard(claim.text, response.passages, self.config.guards)
+                self._guard_seconds += time.perf_counter() - start
             if reason is None and self.config.free_checks:
                 raw = response.answer[claim.span[0]:claim.span[1]]
                 cited = cited_ids_for(claim.span, cited_markers(raw), response.citations, passage_ids)
-                checks = run_checks(claim.text, cited, list(response.passages), available)
+                checks = run_checks(claim.text, cited, list(response.passages), available,
+                                    derived_values(arithmetic) if arithmetic else None)
+            if recorded(arithmetic):
+                checks.append(to_check(arithmetic))
             out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks))
         return out
 
@@ -156,8 +168,24 @@ class Scorer:
             return None
         return self.combiner.supported(claim_features(claim, evidence, checks, passages))
 
+    def _guards(self, c: _PreparedClaim, evidence: list[Evidence], contexts: dict[str, str]):
+        """Evidence sentences of the deciding chunk, and the polarity and dropped-condition guards."""
+        start = time.perf_counter()
+        chunks = ()
+        if evidence:  # the premise that decides: best contradiction if it beats the best entailment
+            deciding = max(range(len(evidence)), key=lambda n: (evidence[n].entailment, -n))
+            best_c = max(range(len(evidence)), key=lambda n: (evidence[n].contradiction, -n))
+            if evidence[best_c].contradiction > evidence[deciding].entailment:
+                deciding = best_c
+            chunks = c.candidates[deciding].chunks
+        top = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"]
+        guarded = guard_claim(c.claim.text, chunks, top, contexts, self.config.guards)
+        self._guard_seconds += time.perf_counter() - start
+        return guarded
+
     def _verdict(self, prepared: _Prepared, scored_at: str, deadline: Deadline) -> ResponseVerdict:
         response = prepared.response
+        contexts = {p.id: p.text for p in response.passages}
         claims = []
         for c in prepared.claims:
             if c.skip_reason is not None:
@@ -170,15 +198,20 @@ class Scorer:
                 evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
                                          round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
                                          round(cand.retrieval_score, 4), cand.kind, rank))
-            verdict, flags = decide(evidence, c.checks, self.thresholds,
-                                    self._supported(c.claim.text, evidence, c.checks,
-                                                    {p.id: p.text for p in response.passages}))
+            guarded = self._guards(c, evidence, contexts)
+            checks = c.checks + [to_check(r) for r in guarded.results if recorded(r)]
+            verdict, flags = decide(evidence, checks, self.thresholds,
+                                    self._supported(c.claim.text, evidence, checks, contexts))
+            sentences = guarded.evidence
+            fired = [r.sentence for r in guarded.results if r.fired and r.sentence is not None]
+            if fired:  # the sentence a guard decided on leads
+                sentences = [fired[0]] + [x for x in sentences if x != fired[0]]
             evidence.sort(key=lambda e: -max(e.entailment, e.contradiction))
             claims.append(ClaimVerdict(
                 c.index, c.claim.text, c.claim.span, c.severity, verdict,
                 entailment=max((e.entailment for e in evidence), default=0.0),
                 contradiction=max((e.contradiction for e in evidence), default=0.0),
-                evidence=evidence, checks=c.checks, flags=flags))
+                evidence=evidence, checks=checks, flags=flags, evidence_sentences=sentences))
         result = ResponseVerdict(
             request_id=response.request_id, scorer_version=SCORER_VERSION, model=self.model,
             scored_at=scored_at, timestamp=response.timestamp.isoformat() if response.timestamp else None,
@@ -291,6 +324,8 @@ class Scorer:
             except Exception as exc:  # noqa: BLE001
                 out.append(ScoringError.wrap(stage, exc))
         self._timer("inference", time.perf_counter() - start)
+        self._timer("guards", self._guard_seconds)
+        self._guard_seconds = 0.0
         if self.policy is not None:
             for verdict in out:
                 if isinstance(verdict, ResponseVerdict):

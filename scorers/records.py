@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
+from scorers.guards.evidence import EvidenceSentence
+
 
 class Verdict(str, Enum):
     SUPPORTED = "SUPPORTED"
@@ -38,9 +40,15 @@ class Evidence:
 
 @dataclass
 class Check:
-    name: str  # "quote", "numbers", "citation"
+    name: str  # free checks: "quote", "numbers", "citation"; guards: "polarity", "dropped_condition", "arithmetic"
     passed: bool
     detail: str = ""
+    # What a failed check imposes: None caps SUPPORTED at NOT_ENOUGH_INFO (the free checks);
+    # a guard may impose CONTRADICTED (decided before entailment, like an NLI contradiction).
+    verdict: str | None = None
+    flag: str | None = None   # "polarity_mismatch", "dropped_condition", "arithmetic_mismatch"
+    evidence: EvidenceSentence | None = None  # the sentence a guard looked at (passage id + offsets)
+    found: dict = field(default_factory=dict)  # what fired: negation words, condition text, computation
 
 
 @dataclass
@@ -56,6 +64,8 @@ class ClaimVerdict:
     evidence: list[Evidence] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    # The sentence(s) of the deciding chunk that align best with the claim (a guard's sentence first when it fired).
+    evidence_sentences: list[EvidenceSentence] = field(default_factory=list)
     # Per-claim lookup in the knowledge base (scorers/corpus_check.py), when it ran: outcome
     # (retrieval_miss | unsupported_by_corpus | skipped), the corpus evidence ids and their best scores.
     corpus: dict | None = None

@@ -171,6 +171,16 @@ def _present(target: Quantity, available: list[Quantity]) -> bool:
     return any(abs(q.value - target.value) < 1e-9 and q.ratio == target.ratio for q in available)
 
 
+def _values(q: Quantity) -> list[float]:
+    """The claimed number as scorers.numbers may read it too ("$30M": 30000000 and 30)."""
+    return sorted({q.value, round(q.value / q.scale, 9)})
+
+
+def derived_values(result: GuardResult) -> dict[float, str]:
+    """claimed value -> computation, for the numbers check (a correct derived number counts as found)."""
+    return {v: d["expression"] for d in result.found.get("derived", []) for v in d.get("claimed_values", [])}
+
+
 def _coverage(claim: str, target: Quantity, sentences: list[EvidenceSentence]) -> float:
     wanted = analyse(claim).antonym_aware - {t.lemma for t in analyse(target.text).tokens}
     got = frozenset().union(*(s.analysed.antonym_aware for s in sentences)) if sentences else frozenset()
@@ -197,13 +207,15 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         if hit:
             derived.append((target, hit))
             continue
-        conversions = [d for d in free if d.op == "conversion"]
+        home = {id(q): s for s, q in in_sentences}
+        # An unnamed conversion is a mismatch only on a sentence about the same thing ("20 weeks of leave").
+        conversions = [d for d in free if d.op == "conversion" and id(d.operands[0]) in home
+                       and _coverage(claim, target, [home[id(d.operands[0])]]) >= clear_coverage]
         candidates = named or conversions
         if not candidates:
             continue
         # Operands are clear when one candidate set exists, from the passages, and its sentences
         # together cover at least half of the claim's content (the claimed number aside).
-        home = {id(q): s for s, q in in_sentences}
         first = candidates[0]
         sets = {tuple(sorted(id(q) for q in d.operands)) for d in candidates}
         clear = (len(sets) == 1 and all(id(q) in home for q in first.operands)
@@ -219,5 +231,6 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     if derived:
         detail = "derived: " + "; ".join(f"{t.text} = {d.expression}" for t, d in derived)
         return GuardResult(NAME, False, detail=detail, sentence=ranked[0] if ranked else None,
-                           found={"derived": [d.to_record() | {"claimed": t.text} for t, d in derived]})
+                           found={"derived": [d.to_record() | {"claimed": t.text, "claimed_values": _values(t)}
+                                              for t, d in derived]})
     return GuardResult(NAME, False, detail="claim numbers absent from the passages follow from no single operation")

@@ -187,6 +187,27 @@ def _relevant(clauses: tuple[Clause, ...], k: int) -> list[Clause]:
     return out
 
 
+_CONJOIN = frozenset({"and", "or", ",", "while", "whereas", "plus"})
+
+
+def key_segment(clause: Clause, key_lemmas: frozenset[str]) -> Clause:
+    """The part of a clause that governs the key number: its head (up to the first number) and the conjunct
+    holding the number ("600 requests on paid plans and 60 during a free trial": 60 -> the second)."""
+    tokens = clause.tokens
+    numbers = [i for i, t in enumerate(tokens) if t.is_number]
+    hits = [i for i in numbers if tokens[i].lemma in key_lemmas]
+    if len(numbers) < 2 or not hits:
+        return clause
+    first, k = numbers[0], hits[0]
+    cuts = [i for i in range(first, len(tokens)) if tokens[i].lemma in _CONJOIN or tokens[i].text == ","]
+    # a cut separates two conjuncts only when each side holds a number
+    cuts = [i for i in cuts if any(first <= n < i for n in numbers) and any(n > i for n in numbers)]
+    lo = max([c + 1 for c in cuts if c < k], default=first)
+    hi = min([c for c in cuts if c > k], default=len(tokens))
+    kept = tokens[:first] + tokens[lo:hi] if lo > first else tokens[:hi]
+    return Clause(kept, clause.subordinate, (), clause.embedded)
+
+
 def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = None) -> list[Condition]:
     """Restrictions around the clause of `sentence` that carries `key_lemmas` (default: the clause
     sharing most with the claim)."""
@@ -203,6 +224,8 @@ def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = No
     main = clauses[k].content & claim_content
     found: list[Condition] = []
     for clause in _relevant(clauses, k):
+        if clause is clauses[k] and key_lemmas:
+            clause = key_segment(clause, key_lemmas)
         found.extend(_conditions_in(sentence, clause, main))
     return found
 

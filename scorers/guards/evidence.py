@@ -63,7 +63,7 @@ def score(claim: str, sentence: EvidenceSentence) -> EvidenceSentence:
     a = analyse(claim)
     shared = overlap(a, sentence.analysed)
     return EvidenceSentence(sentence.passage_id, sentence.start, sentence.end, sentence.text, shared,
-                            shared / max(len(a.antonym_aware), 1))
+                            round(shared / max(len(a.antonym_aware), 1), 4))
 
 
 def align(claim: str, sentences: Iterable[EvidenceSentence]) -> list[EvidenceSentence]:

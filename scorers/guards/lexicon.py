@@ -88,12 +88,11 @@ WEAK_MODALS = frozenset({"may", "can", "could", "might"})
 MODAL_KEEPERS = frozenset({"may", "can", "could", "might", "request", "apply", "ask", "eligible", "eligibility",
                            "qualify", "option", "optional", "possible", "allow", "able", "extend", "extension"})
 # Heads of groups whose scope a modifier can restrict ("Enterprise customers", "employees in Germany").
+# Population nouns only: a role ("owner", "admin", "manager") restricts by itself, not by a modifier.
 PARTY_NOUNS = frozenset({"customer", "client", "user", "employee", "member", "subscriber", "account", "workspace",
                          "team", "plan", "tier", "contractor", "parent", "student", "patient", "adult", "child",
-                         "partner", "owner", "admin", "administrator", "holder", "visitor", "guest", "driver",
-                         "manager", "organisation", "organization", "seat", "buyer", "seller",
-                         "merchant", "resident", "citizen", "traveller", "traveler", "applicant", "hire",
-                         "worker", "staff"})
+                         "visitor", "guest", "buyer", "seller", "merchant", "resident", "citizen", "traveller",
+                         "traveler", "applicant", "hire", "worker", "staff", "household", "business", "company"})
 # Determiners and universal quantifiers: they do not restrict a group.
 UNRESTRICTING = frozenset({"a", "an", "the", "all", "every", "each", "any", "our", "your", "their", "its", "his",
                            "her", "this", "these", "those", "both", "my", "we", "you", "of", "'s", "’s"})

@@ -203,12 +203,23 @@ def _registry():
     return pint.UnitRegistry()
 
 
+_SHORT = {"sec": "second", "min": "minute", "hr": "hour", "kilobyte": "kb", "megabyte": "mb", "gigabyte": "gb",
+          "terabyte": "tb"}
+# Conversions people write: neighbouring time units and byte multiples (not years in hours).
+_NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day"), ("day", "week"),
+                         ("week", "month"), ("month", "year"), ("week", "year"), ("day", "month"),
+                         ("kb", "mb"), ("mb", "gb"), ("gb", "tb")})
+
+
 @lru_cache(maxsize=1024)
 def factor(source: str, target: str) -> float | None:
-    """How many `target` units one `source` unit is (week -> day: 7), or None if not convertible."""
+    """How many `target` units one `source` unit is (week -> day: 7), or None if not a conversion one writes."""
     if source == target:
         return 1.0
     if source not in PINT_UNITS or target not in PINT_UNITS:
+        return None
+    pair = (_SHORT.get(source, source), _SHORT.get(target, target))
+    if pair not in _NEIGHBOURS and pair[::-1] not in _NEIGHBOURS:
         return None
     ureg = _registry()
     try:

@@ -13,6 +13,7 @@ from typing import Iterable, Protocol
 from scorers.guards import arithmetic, conditions, polarity
 from scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
 from scorers.guards.result import GuardResult
+from scorers.records import Check
 
 
 class Switches(Protocol):
@@ -62,4 +63,31 @@ def guard_claim(claim: str, deciding: Iterable[ChunkLike], top: Iterable[ChunkLi
         out.results.append(polarity.check(claim, sentences, contexts))
     if switches.dropped_condition:
         out.results.append(conditions.check(claim, sentences))
+    return out
+
+
+def to_check(result: GuardResult) -> Check:
+    """A guard's result as a named check of the verdict record."""
+    return Check(result.name, not result.fired, result.detail, result.verdict if result.fired else None,
+                 result.flag if result.fired else None, result.sentence, dict(result.found))
+
+
+def recorded(result: GuardResult | None) -> bool:
+    """Record a guard that fired, derived a number, or compared the claim with an evidence sentence."""
+    return result is not None and (result.fired or bool(result.found) or result.sentence is not None)
+
+
+GUARD_CHECKS = frozenset({"polarity", "dropped_condition", "arithmetic"})
+
+
+def without_guards(checks: list[Check]) -> list[Check]:
+    """The checks a run with every guard off would have recorded: no guard checks, and a numbers check
+    that passed only through derived numbers failing again."""
+    out = []
+    for c in checks:
+        if c.name in GUARD_CHECKS:
+            continue
+        if c.name == "numbers" and c.passed and c.found.get("derived"):
+            c = Check("numbers", False, "not in any passage: " + ", ".join(c.found["derived"]))
+        out.append(c)
     return out

@@ -110,6 +110,20 @@ def test_dropping_checks_equals_free_checks_off(tiny_onnx, items, stored):
     assert Verdict.NOT_ENOUGH_INFO in capped, "the 'freezes at 0' claim fails the numbers check"
 
 
+def test_dropping_guards_equals_guards_off(tiny_onnx, items, stored):
+    from config.scorer import GuardsConfig
+
+    scored, embedder = stored
+    settings = dict(tau_entailment=0.01, tau_contradiction=0.99)  # everything entailed unless a check caps it
+    off = GuardsConfig(polarity=False, dropped_condition=False, arithmetic=False)
+    fresh = fresh_verdicts(tiny_onnx, items, embedder, guards=off, **settings)
+    variant = Variant(Thresholds.from_config(ScorerConfig(**settings)), guards=False)
+    assert [[claim_verdict(c, variant)[0] for c in s.claims] for s in scored] == fresh
+    on = [claim_verdict(c, Variant(variant.thresholds))[0] for s in scored for c in s.claims]
+    assert on != [v for r in fresh for v in r], "'Enterprise customers get 60 days' keeps its condition; " \
+        "a guard must change some verdict here"
+
+
 def test_verdict_records_reload_to_the_same_evidence(tiny_onnx, items, stored, tmp_path):
     scored, embedder = stored
     path = tmp_path / "verdicts.jsonl"

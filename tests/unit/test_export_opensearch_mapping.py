@@ -108,3 +108,14 @@ def test_bulk_failures_lists_refused_items_only():
     assert bulk_failures({"errors": False, "items": answer["items"][:1]}) == []
     assert not SinkError("opensearch", "x", failures=failures).permanent
     assert SinkError("opensearch", "x", failures=failures[:1]).permanent
+
+
+def test_guard_checks_and_evidence_sentences_are_mapped():
+    claims = MAPPINGS["properties"]["claims"]["properties"]
+    sentence = claims["evidence_sentences"]["properties"]
+    assert sentence["passage_id"]["type"] == "keyword" and sentence["start"]["type"] == "integer"
+    assert sentence["text"] == {"type": "text", "index": False}
+    checks = claims["checks"]["properties"]
+    assert checks["flag"]["type"] == "keyword" and checks["verdict"]["type"] == "keyword"
+    assert checks["evidence"] == claims["evidence_sentences"]
+    assert checks["found"] == {"type": "object", "enabled": False}

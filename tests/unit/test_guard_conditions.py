@@ -71,6 +71,20 @@ def test_condition_kept_in_any_wording_passes(claim, passage):
     assert not result.fired, result
 
 
+@pytest.mark.parametrize("claim, passage", [
+    # the restriction belongs to the other conjunct's number
+    ("Free trials are limited to 60 requests per minute.",
+     "The REST API allows 600 requests per minute on paid plans and 60 requests per minute during a free trial."),
+    ("Pro also comes with a 99.9% monthly uptime commitment.",
+     "Acme Cloud commits to 99.9% monthly uptime on the Pro plan and 99.95% on the Enterprise plan."),
+    # a role restricts by itself; its modifier is not a scope the claim drops
+    ("You can export all of your data from Settings > Export whenever you like.",
+     "Workspace owners can export all data at any time from Settings > Export."),
+])
+def test_conditions_of_another_conjunct_or_role_nouns_do_not_fire(claim, passage):
+    assert not run(claim, passage).fired
+
+
 def test_claims_without_key_content_are_not_checked():
     result = run("Your password is managed by your identity provider.", SSO)
     assert not result.fired and "no number" in result.detail

@@ -87,3 +87,35 @@ def test_response_without_passages_is_not_enough_info(scorer):
     [v] = scorer.score([parse_response({"request_id": "x", "answer": "The sky is green.", "passages": []})])
     assert v.claims[0].verdict is Verdict.NOT_ENOUGH_INFO and "no_evidence" in v.claims[0].flags
     assert not v.response.all_supported
+
+
+def test_guards_are_named_checks_with_their_evidence_sentence(scorer):
+    [v] = scorer.score([parse_response(RESPONSE)])
+    texts = {p["id"]: p["text"] for p in RESPONSE["passages"]}
+    refund = v.claims[0]
+    dropped = next(c for c in refund.checks if c.name == "dropped_condition")
+    assert not dropped.passed and dropped.flag == "dropped_condition" and "dropped_condition" in refund.flags
+    assert refund.verdict is not Verdict.SUPPORTED
+    sentence = dropped.evidence
+    assert texts[sentence.passage_id][sentence.start:sentence.end].startswith("Enterprise customers may request")
+    assert {c["kind"] for c in dropped.found["conditions"]} >= {"restricted_group", "modal", "approval"}
+    assert refund.evidence_sentences[0] == sentence  # the sentence that fired comes first
+    for claim in v.claims[:-1]:  # (none when the deciding chunk shares no content word with the claim)
+        for s in claim.evidence_sentences:
+            assert texts[s.passage_id][s.start:s.end] == s.text
+    record = json.loads(json.dumps(v.to_dict()))
+    assert record["claims"][0]["evidence_sentences"][0]["start"] == sentence.start
+
+
+def test_each_guard_can_be_switched_off(tiny_onnx):
+    from config.scorer import GuardsConfig
+
+    off = GuardsConfig(polarity=False, dropped_condition=False, arithmetic=False)
+    s = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False, guards=off))
+    try:
+        [v] = s.score([parse_response(RESPONSE)])
+    finally:
+        s.close()
+    names = {c.name for claim in v.claims for c in claim.checks}
+    assert not names & {"polarity", "dropped_condition", "arithmetic"}
+    assert v.claims[0].evidence_sentences  # evidence sentences are recorded either way

@@ -90,3 +90,17 @@ def test_response_summary():
 def test_skipped_claims_never_veto():
     s = summarise([claim(Verdict.SUPPORTED, 0.9), claim(Verdict.SKIPPED, 0.0)], [])
     assert s.all_supported and s.score == 0.9 and s.retrieval["top"] is None
+
+
+def test_a_guard_that_imposes_contradiction_comes_first():
+    polarity = Check("polarity", False, "evidence negates", "CONTRADICTED", "polarity_mismatch")
+    verdict, flags = decide([ev(0.97, 0.0)], [polarity], T)
+    assert verdict is Verdict.CONTRADICTED
+    assert "contradicted_by_check" in flags and "polarity_mismatch" in flags and "failed_polarity" in flags
+
+
+def test_a_guard_that_caps_leaves_an_nli_contradiction_alone():
+    dropped = Check("dropped_condition", False, "Enterprise customers", "NOT_ENOUGH_INFO", "dropped_condition")
+    assert decide([ev(0.96, 0.0)], [dropped], T)[0] is Verdict.NOT_ENOUGH_INFO
+    assert decide([ev(0.0, 0.95)], [dropped], T)[0] is Verdict.CONTRADICTED
+    assert decide([ev(0.96, 0.0)], [Check("polarity", True, "same polarity")], T)[0] is Verdict.SUPPORTED
