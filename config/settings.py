@@ -11,13 +11,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.corpus import CorpusSettings
 from config.policy import PolicyConfig
 from config.redaction import RedactionSettings
 from config.scorer import ScorerConfig
+
+
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
 class _Section(BaseModel):
@@ -38,11 +42,12 @@ class KafkaSettings(_Section):
     security_protocol: str = "PLAINTEXT"  # PLAINTEXT | SSL | SASL_PLAINTEXT | SASL_SSL
     sasl_mechanism: str | None = None     # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
     sasl_username: str | None = None
-    sasl_password: SecretStr | None = None
-    ssl_ca_location: str | None = None
-    ssl_certificate_location: str | None = None
+    sasl_password: SecretStr | None = None  # from a Secret (GROUNDWATCH_KAFKA__SASL_PASSWORD), never a file
+    ssl_ca_location: str | None = None          # PEM of the CA that signed the brokers' certificates
+    ssl_certificate_location: str | None = None  # client certificate (mutual TLS), PEM
     ssl_key_location: str | None = None
     ssl_key_password: SecretStr | None = None
+    ssl_endpoint_identification_algorithm: str = "https"  # https: the broker's name must match its certificate
     produce_timeout_s: float = 30.0  # dead letters and alerts: delivery must be confirmed within this
     # The dead-letter topic's max.message.bytes (librdkafka's default message.max.bytes): a dead letter
     # whose original value does not fit is stored truncated, with its original size and sha256 in headers.
@@ -61,8 +66,34 @@ class KafkaSettings(_Section):
             "ssl.key.location": self.ssl_key_location,
             "ssl.key.password": self.ssl_key_password.get_secret_value() if self.ssl_key_password else None,
         }
+        if self.security_protocol in ("SSL", "SASL_SSL"):
+            optional["ssl.endpoint.identification.algorithm"] = self.ssl_endpoint_identification_algorithm
         conf.update({k: v for k, v in optional.items() if v is not None})
         return conf
+
+    @field_validator("security_protocol", "sasl_mechanism", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _security_complete(self) -> "KafkaSettings":
+        # A half-configured security section would only show up as a broker that never answers.
+        if self.security_protocol not in SECURITY_PROTOCOLS:
+            raise ValueError(f"kafka.security_protocol {self.security_protocol!r}: expected one of "
+                             f"{', '.join(SECURITY_PROTOCOLS)}")
+        if self.security_protocol.startswith("SASL_"):
+            if self.sasl_mechanism not in SASL_MECHANISMS:
+                raise ValueError(f"kafka.sasl_mechanism {self.sasl_mechanism!r}: {self.security_protocol} needs one "
+                                 f"of {', '.join(SASL_MECHANISMS)}")
+            if not self.sasl_username or self.sasl_password is None:
+                raise ValueError(f"kafka.security_protocol {self.security_protocol} needs kafka.sasl_username and "
+                                 "kafka.sasl_password (GROUNDWATCH_KAFKA__SASL_PASSWORD, from a Secret)")
+        if bool(self.ssl_certificate_location) != bool(self.ssl_key_location):
+            raise ValueError("kafka.ssl_certificate_location and kafka.ssl_key_location go together")
+        if self.ssl_endpoint_identification_algorithm not in ("https", "none"):
+            raise ValueError("kafka.ssl_endpoint_identification_algorithm: expected 'https' or 'none'")
+        return self
 
 
 class OpenSearchSettings(_Section):
@@ -71,9 +102,11 @@ class OpenSearchSettings(_Section):
     index_prefix: str = "groundwatch-verdicts"
     index_period: str = "month"  # day | month: one index per period behind the alias
     username: str | None = None
-    password: SecretStr | None = None
+    password: SecretStr | None = None  # from a Secret (GROUNDWATCH_OPENSEARCH__PASSWORD)
     verify_certs: bool = True
-    ca_certs: str | None = None
+    ca_certs: str | None = None     # PEM of the CA that signed the cluster's certificate
+    client_cert: str | None = None  # client certificate (mutual TLS), PEM
+    client_key: str | None = None
     timeout_s: float = 10.0
     number_of_shards: int = Field(1, ge=1)    # of each time-based index (index template)
     number_of_replicas: int = Field(1, ge=0)
@@ -81,6 +114,14 @@ class OpenSearchSettings(_Section):
     # `groundwatch init-store` installs, or by the job itself where the server has no ISM API.
     retention_months: int = Field(13, ge=1)
     retention_check_interval_s: float = Field(3600.0, gt=0)  # the job's own sweep, without ISM
+
+    @model_validator(mode="after")
+    def _tls_complete(self) -> "OpenSearchSettings":
+        if bool(self.client_cert) != bool(self.client_key):
+            raise ValueError("opensearch.client_cert and opensearch.client_key go together")
+        if self.client_cert and not self.url.startswith("https://"):
+            raise ValueError("opensearch.client_cert needs an https:// url")
+        return self
 
 
 class AlertSettings(_Section):

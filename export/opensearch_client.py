@@ -5,6 +5,20 @@ from __future__ import annotations
 from config.settings import OpenSearchSettings
 
 
+def client_options(settings: OpenSearchSettings) -> dict:
+    """Keyword arguments for opensearchpy.OpenSearch: credentials, TLS and timeout (no retries)."""
+    auth = None
+    if settings.username:
+        auth = (settings.username, settings.password.get_secret_value() if settings.password else "")
+    options = {"hosts": [settings.url], "http_auth": auth, "timeout": settings.timeout_s}
+    if settings.url.startswith("https://"):
+        options.update(use_ssl=True, verify_certs=settings.verify_certs, ca_certs=settings.ca_certs,
+                       ssl_show_warn=settings.verify_certs)
+        if settings.client_cert:
+            options.update(client_cert=settings.client_cert, client_key=settings.client_key)
+    return options
+
+
 def connect(settings: OpenSearchSettings, max_retries: int = 0):
     """A client for settings.url with its credentials, TLS options and timeout.
 
@@ -12,8 +26,4 @@ def connect(settings: OpenSearchSettings, max_retries: int = 0):
     """
     from opensearchpy import OpenSearch
 
-    auth = None
-    if settings.username:
-        auth = (settings.username, settings.password.get_secret_value() if settings.password else "")
-    return OpenSearch(hosts=[settings.url], http_auth=auth, verify_certs=settings.verify_certs,
-                      ca_certs=settings.ca_certs, timeout=settings.timeout_s, max_retries=max_retries)
+    return OpenSearch(**client_options(settings), max_retries=max_retries)

@@ -70,14 +70,20 @@ def _kafka_ready(server: Server) -> bool:
     return True
 
 
-def start_tansu(workdir: Path, port: int | None = None, *, detach: bool = False) -> Server:
-    """Tansu broker with in-memory storage; `.address` is the bootstrap server."""
+def start_tansu(workdir: Path, port: int | None = None, *, detach: bool = False,
+                advertised: str | None = None) -> Server:
+    """Tansu broker with in-memory storage; `.address` is the bootstrap server.
+
+    `advertised` ("host:port") is the address clients are told to use in metadata, e.g. a
+    TLS proxy in front of the broker (infra/secure_proxy.py); default: the listener itself.
+    """
     port = port or free_port()
     listener = f"tcp://{HOST}:{port}"
     return Server(
         name="tansu",
         argv=[str(tansu_binary()), "broker", "--listener-url", listener,
-              "--advertised-listener-url", listener, "--storage-engine", "memory://tansu/"],
+              "--advertised-listener-url", f"tcp://{advertised}" if advertised else listener,
+              "--storage-engine", "memory://tansu/"],
         port=port,
         log_path=Path(workdir) / "tansu.log",
         ready=_kafka_ready,

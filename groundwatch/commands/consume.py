@@ -17,6 +17,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from consumer import preflight
     from consumer.wiring import build_job
     from export.metrics import Metrics
     from export.metrics_server import Health, MetricsServer
@@ -26,6 +27,11 @@ def run(args) -> int:
     configure(settings.log_format, settings.log_level)
     log = get_logger("groundwatch.consume")
     log.info("settings", **settings.masked())
+    try:
+        preflight.check(settings.kafka, settings.opensearch)  # wrong password or certificate: stop now
+    except preflight.PreflightError as exc:
+        log.error("preflight_failed", service=exc.service, reason=exc.reason)
+        return fail(str(exc))
 
     metrics, health = Metrics(), Health()
     server = MetricsServer(metrics.registry, health, settings.metrics.host, settings.metrics.port)
