@@ -81,6 +81,85 @@ Lists go out as JSON, which pydantic-settings parses.
       key: {{ .key }}
 {{- end }}
 {{- end }}
+{{- with .Values.secrets.kafkaSslKeyPassword }}
+{{- if .name }}
+- name: GROUNDWATCH_KAFKA__SSL_KEY_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.alertsWebhookToken }}
+{{- if .name }}
+- name: GROUNDWATCH_ALERTS__WEBHOOK_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.kafkaTls }}
+{{- if .name }}
+{{- if .caKey }}
+- name: GROUNDWATCH_KAFKA__SSL_CA_LOCATION
+  value: /etc/groundwatch/kafka-tls/{{ .caKey }}
+{{- end }}
+{{- if .certKey }}
+- name: GROUNDWATCH_KAFKA__SSL_CERTIFICATE_LOCATION
+  value: /etc/groundwatch/kafka-tls/{{ .certKey }}
+- name: GROUNDWATCH_KAFKA__SSL_KEY_LOCATION
+  value: /etc/groundwatch/kafka-tls/{{ required "secrets.kafkaTls.keyKey goes with certKey" .keyKey }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.opensearchTls }}
+{{- if .name }}
+{{- if .caKey }}
+- name: GROUNDWATCH_OPENSEARCH__CA_CERTS
+  value: /etc/groundwatch/opensearch-tls/{{ .caKey }}
+{{- end }}
+{{- if .certKey }}
+- name: GROUNDWATCH_OPENSEARCH__CLIENT_CERT
+  value: /etc/groundwatch/opensearch-tls/{{ .certKey }}
+- name: GROUNDWATCH_OPENSEARCH__CLIENT_KEY
+  value: /etc/groundwatch/opensearch-tls/{{ required "secrets.opensearchTls.keyKey goes with certKey" .keyKey }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Certificate Secrets as read-only volumes (mounted by groundwatch.tlsVolumeMounts). */}}
+{{- define "groundwatch.tlsVolumes" -}}
+{{- range $volume, $tls := dict "kafka-tls" .Values.secrets.kafkaTls "opensearch-tls" .Values.secrets.opensearchTls }}
+{{- if $tls.name }}
+- name: {{ $volume }}
+  secret:
+    secretName: {{ $tls.name }}
+    defaultMode: 288  # 0440: owner and fsGroup may read
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "groundwatch.tlsVolumeMounts" -}}
+{{- range $volume, $tls := dict "kafka-tls" .Values.secrets.kafkaTls "opensearch-tls" .Values.secrets.opensearchTls }}
+{{- if $tls.name }}
+- name: {{ $volume }}
+  mountPath: /etc/groundwatch/{{ $volume }}
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Credentials never pass through values: a render that finds one in `settings` fails. */}}
+{{- define "groundwatch.noPlainSecrets" -}}
+{{- range $path := list "kafka.sasl_password" "kafka.ssl_key_password" "opensearch.password" "alerts.webhook_token" "serve.auth_token" }}
+{{- $parts := splitList "." $path }}
+{{- $section := get $.Values.settings (first $parts) | default dict }}
+{{- if and (kindIs "map" $section) (hasKey $section (last $parts)) }}
+{{- fail (printf "settings.%s must not be set in values: credentials come only from Kubernetes Secrets (secrets.* in values.yaml)" $path) }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{- define "groundwatch.podSecurityContext" -}}
