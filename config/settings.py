@@ -135,6 +135,22 @@ class MetricsSettings(_Section):
     port: int = 9108
 
 
+class ServeSettings(_Section):
+    """groundwatch serve: the inline check over HTTP."""
+
+    host: str = "0.0.0.0"
+    port: int = 8080
+    auth_token: SecretStr | None = None  # bearer token for /v1/*; None: no authentication
+    deadline_s: float = Field(5.0, gt=0)  # per request; a client may ask for less (X-Groundwatch-Deadline-Ms)
+    max_request_bytes: int = Field(2_000_000, ge=1024)  # larger bodies get 413
+    max_batch_items: int = Field(64, ge=1)  # responses in one /v1/check:batch request
+    max_batch_responses: int = Field(32, ge=1)  # responses scored together in one scorer call
+    max_queue: int = Field(1024, ge=1)  # responses waiting for the scorer; beyond it requests get 503
+    collect_wait_ms: float = Field(0.0, ge=0)  # extra wait for company before a scorer call (0: take what is queued)
+    publish: bool = False  # also write each verdict to OpenSearch and the alerts topic, like the consumer
+    publish_queue: int = Field(10_000, ge=1)  # verdicts waiting to be published; beyond it they are dropped
+
+
 class ConsumerSettings(_Section):
     max_inflight_responses: int = Field(256, ge=1)
     sink_retry_initial_s: float = 0.5
@@ -154,6 +170,7 @@ class Settings(BaseSettings):
     alerts: AlertSettings = AlertSettings()
     metrics: MetricsSettings = MetricsSettings()
     consumer: ConsumerSettings = ConsumerSettings()
+    serve: ServeSettings = ServeSettings()
     policy: PolicyConfig = PolicyConfig()
     redaction: RedactionSettings = RedactionSettings()
     corpus: CorpusSettings = CorpusSettings()

@@ -21,6 +21,7 @@ COMMANDS = [
     "groundwatch.commands.recall_probe",
     "groundwatch.commands.report",
     "groundwatch.commands.consume",
+    "groundwatch.commands.serve",
     "groundwatch.commands.produce",
     "groundwatch.commands.bench_stream",
     "groundwatch.commands.audit_corpus",

@@ -1,0 +1,1 @@
+"""groundwatch serve: the inline check over HTTP, beside the streaming job."""

@@ -1,0 +1,116 @@
+"""One owner thread scores what concurrent requests queued, in one scorer call.
+
+Requests submit a response and get a future; the owner takes everything
+queued (up to `max_batch` responses, optionally waiting `wait_ms` for more
+once the first arrived) and calls `scorer.score` once, so the claims of many
+requests share the NLI batcher's model batches and one embedding call. While
+one call runs the next requests queue, so the batch grows with the load. The
+queue is bounded: a full queue refuses (Overloaded) instead of buffering
+without limit. A request that gave up (its future cancelled) is skipped; when
+a call fails, every future in it gets the error.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Callable
+
+from config.logs import get_logger
+from scorers.schema import Response
+
+log = get_logger(__name__)
+
+
+class Overloaded(RuntimeError):
+    """The queue is full: answer 503 and let the client retry."""
+
+
+@dataclass
+class _Item:
+    response: Response
+    future: Future = field(default_factory=Future)
+    queued_at: float = field(default_factory=time.monotonic)
+
+
+class Collector:
+    def __init__(self, scorer, max_batch: int = 32, max_queue: int = 1024, wait_ms: float = 0.0,
+                 on_batch: Callable[[int, float], None] | None = None):
+        self.scorer = scorer
+        self.max_batch = max_batch
+        self.wait = wait_ms / 1000.0
+        self._queue: queue.Queue[_Item | None] = queue.Queue(maxsize=max_queue)
+        self._on_batch = on_batch or (lambda responses, seconds: None)
+        self._closed = False
+        self.calls = 0
+        self._thread = threading.Thread(target=self._run, name="serve-collector", daemon=True)
+        self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive() and not self._closed
+
+    def depth(self) -> int:
+        return self._queue.qsize()
+
+    def submit(self, response: Response) -> Future:
+        """A future of the response's ResponseVerdict (or ScoringError); Overloaded when full."""
+        if self._closed:
+            raise Overloaded("shutting down")
+        item = _Item(response)
+        try:
+            self._queue.put_nowait(item)
+        except queue.Full:
+            raise Overloaded(f"{self._queue.maxsize} responses already waiting") from None
+        return item.future
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Score what is queued, then stop."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+            self._thread.join(timeout)
+
+    def _take(self) -> tuple[list[_Item], bool]:
+        first = self._queue.get()
+        if first is None:
+            return [], True
+        items, stop = [first], False
+        until = time.monotonic() + self.wait
+        while len(items) < self.max_batch:
+            left = until - time.monotonic()
+            try:
+                item = self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                stop = True
+                break
+            items.append(item)
+        return items, stop
+
+    def _run(self) -> None:
+        while True:
+            items, stop = self._take()
+            live = [i for i in items if i.future.set_running_or_notify_cancel()]
+            if live:
+                self._score(live)
+            if stop:
+                return
+
+    def _score(self, items: list[_Item]) -> None:
+        start = time.perf_counter()
+        try:
+            results = self.scorer.score([i.response for i in items])
+        except Exception as exc:  # noqa: BLE001 - every waiter must learn of the failure
+            log.error("serve_score_failed", responses=len(items), error_class=type(exc).__name__)
+            for item in items:
+                item.future.set_exception(exc)
+            return
+        self.calls += 1
+        self._on_batch(len(items), time.perf_counter() - start)
+        for item, result in zip(items, results):
+            item.future.set_result(result)
