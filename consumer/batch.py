@@ -7,18 +7,31 @@ retried OpenSearch write does not send the alerts a second time).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
-from confluent_kafka import TopicPartition
+from confluent_kafka import TIMESTAMP_NOT_AVAILABLE, TopicPartition
 
 from consumer.dead_letters import DeadLetter
 from consumer.offsets import next_offsets
 from scorers.records import ResponseVerdict
 
 
+def message_time(msg) -> datetime | None:
+    """The Kafka message's timestamp (create or log-append time): the same on every replay."""
+    kind, millis = msg.timestamp()
+    if kind == TIMESTAMP_NOT_AVAILABLE or millis is None or millis < 0:
+        return None
+    return datetime.fromtimestamp(millis / 1000, timezone.utc)
+
+
 @dataclass
 class Scored:
     message: object  # confluent_kafka.Message
     verdict: ResponseVerdict
+
+    @property
+    def event_time(self) -> datetime | None:
+        return message_time(self.message)
 
 
 @dataclass
@@ -36,6 +49,10 @@ class Batch:
     @property
     def verdicts(self) -> list[ResponseVerdict]:
         return [s.verdict for s in self.scored]
+
+    @property
+    def event_times(self) -> list[datetime | None]:
+        return [s.event_time for s in self.scored]
 
     def partitions(self) -> set[tuple[str, int]]:
         return {(m.topic(), m.partition()) for m in self.messages}

@@ -22,7 +22,7 @@ from consumer.batch import Batch
 from consumer.dead_letters import DeadLetter, DeadLetterWriter
 from consumer.offsets import store_and_commit
 from consumer.prepare import message_context
-from export.base import ItemFailure, Sink, SinkError
+from export.base import ItemFailure, Sink, SinkError, VerdictStore
 from export.metrics import Metrics
 
 log = get_logger(__name__)
@@ -33,7 +33,7 @@ class Sinks:
     """Sinks by role. The store holds the verdicts and is written first; the others (alerts)
     follow it, so an alert never points at a document that is not stored."""
 
-    store: Sink
+    store: VerdictStore
     others: list[Sink] = field(default_factory=list)
 
     def ordered(self) -> list[Sink]:
@@ -93,7 +93,10 @@ class Checkpoint:
     def _write(self, sink: Sink, batch: Batch) -> None:
         start = time.perf_counter()
         try:
-            sink.write(batch.verdicts)
+            if sink is self.sinks.store:
+                sink.write(batch.verdicts, batch.event_times)  # dates the index of an undated response
+            else:
+                sink.write(batch.verdicts)
         except SinkError as exc:
             refused = exc.refused
             if not refused:

@@ -14,6 +14,7 @@ index); the consumer pauses and retries the batch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol, Sequence
 
 from scorers.records import ResponseVerdict
@@ -90,6 +91,22 @@ class Sink(Protocol):
 
     def write(self, verdicts: Sequence[ResponseVerdict]) -> None:
         """Store every verdict or raise SinkError; safe to call again with the same verdicts."""
+
+    def close(self) -> None:
+        ...
+
+
+class VerdictStore(Protocol):
+    """The sink in the store role: where verdict documents live (OpenSearch)."""
+
+    name: str
+
+    def write(self, verdicts: Sequence[ResponseVerdict],
+              event_times: Sequence[datetime | None] | None = None) -> None:
+        """As Sink.write; `event_times` (by position) date a verdict whose response has no timestamp."""
+
+    def reachable(self) -> bool:
+        """The store answers now (readiness); never raises."""
 
     def close(self) -> None:
         ...

@@ -103,11 +103,20 @@ def index_template(index_prefix: str, alias: str, shards: int = 1, replicas: int
     }
 
 
-def index_name(verdict: ResponseVerdict, index_prefix: str, period: str = "month") -> str:
-    """`{prefix}-YYYY.MM` (or `.DD`) from the response's timestamp, else from scored_at."""
+UNDATED = "undated"
+
+
+def index_name(verdict: ResponseVerdict, index_prefix: str, period: str = "month",
+               event_time: datetime | None = None) -> str:
+    """`{prefix}-YYYY.MM` (or `.DD`) from a time a replay reproduces: the response's timestamp, else
+    `event_time` (the Kafka message's timestamp), else `{prefix}-undated`. Never scored_at or the
+    clock: a replay in another month would put the same `_id` into a second index behind the alias."""
     if period not in PERIOD_FORMATS:
         raise ValueError(f"opensearch.index_period must be 'day' or 'month', got {period!r}")
-    when = parse_time(verdict.timestamp) or parse_time(verdict.scored_at) or datetime.now(timezone.utc)
+    when = parse_time(verdict.timestamp) or event_time
+    if when is None:
+        return f"{index_prefix}-{UNDATED}"
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
     return f"{index_prefix}-{when.astimezone(timezone.utc).strftime(PERIOD_FORMATS[period])}"
 
 

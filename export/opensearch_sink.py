@@ -1,12 +1,15 @@
 """Verdicts into OpenSearch: time-based indices behind one alias, bulk writes by id.
 
 `_id` is the verdict's deterministic doc_id, so a replayed message overwrites
-its document instead of adding a second one.
+its document instead of adding a second one; the index is chosen from a time
+the replay reproduces (the response's timestamp, else the Kafka message's), so
+the overwrite lands in the same index.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Sequence
 
 from config.logs import get_logger
@@ -62,22 +65,26 @@ class OpenSearchSink:
 
     # -- writes ---------------------------------------------------------------
 
-    def write(self, verdicts: Sequence[ResponseVerdict]) -> None:
-        """Bulk-index every verdict; raises SinkError naming refused documents."""
+    def write(self, verdicts: Sequence[ResponseVerdict],
+              event_times: Sequence[datetime | None] | None = None) -> None:
+        """Bulk-index every verdict; raises SinkError naming refused documents.
+
+        `event_times` (by position: the Kafka message timestamps) pick the index of a verdict
+        whose response has no timestamp (export/opensearch_mapping.py index_name)."""
         if not verdicts:
             return
         try:
-            self._write(verdicts)
+            self._write(verdicts, event_times or [None] * len(verdicts))
         except SinkUnavailable:
             # The server may have come back empty (or been replaced): set up again next time.
             self._ready_indices.clear()
             self._template_ready = False
             raise
 
-    def _write(self, verdicts: Sequence[ResponseVerdict]) -> None:
+    def _write(self, verdicts: Sequence[ResponseVerdict], event_times: Sequence[datetime | None]) -> None:
         entries = []
-        for verdict in verdicts:
-            index = index_name(verdict, self.settings.index_prefix, self.settings.index_period)
+        for verdict, event_time in zip(verdicts, event_times, strict=True):
+            index = index_name(verdict, self.settings.index_prefix, self.settings.index_period, event_time)
             self.ensure_index(index)
             entries.append((verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
                             + json.dumps(self.document(verdict)) + "\n"))

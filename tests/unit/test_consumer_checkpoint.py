@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timezone
 
 import pytest
 from confluent_kafka import KafkaError, KafkaException, Message, Producer
@@ -75,10 +76,12 @@ class FakeSink:
     def __init__(self, name: str, log: list, failures: list | None = None):
         self.name, self.log, self.failures = name, log, list(failures or [])
         self.written: list[list[str]] = []
+        self.event_times: list = []
 
-    def write(self, verdicts):
+    def write(self, verdicts, event_times=None):
         self.log.append(self.name)
         self.written.append([v.request_id for v in verdicts])
+        self.event_times.append(event_times)
         if self.failures:
             raise self.failures.pop(0)
 
@@ -256,6 +259,20 @@ def test_a_transient_failure_is_retried_without_repeating_what_was_done():
     assert store.written == [["r-0", "r-1", "r-2"], ["r-0", "r-2"]]
     assert log == ["opensearch", "dead_letters", "opensearch", "alerts", "alerts", "commit"]
     assert [d.reason for d in batch.dead] == ["too_large"] and consumer.committed == [[(0, 3)]]
+
+
+def test_the_store_gets_each_message_timestamp_to_date_undated_responses():
+    log: list = []
+    store, alerts = FakeSink("opensearch", log), FakeSink("alerts", log)
+    checkpoint, _ = _checkpoint(store, [alerts])
+    millis = 1769903999000  # 2026-01-31T23:59:59Z
+    batch = Batch([Message(topic="in", partition=0, offset=0, value=b"{}", timestamp=(1, millis)),
+                   Message(topic="in", partition=0, offset=1, value=b"{}")], number=1)  # no timestamp
+    batch.scored = [Scored(m, _verdict(f"r-{m.offset()}")) for m in batch.messages]
+    batch.prepared = True
+    checkpoint.attempt(batch)
+    assert store.event_times == [[datetime(2026, 1, 31, 23, 59, 59, tzinfo=timezone.utc), None]]
+    assert alerts.event_times == [None]
 
 
 def test_nothing_is_committed_while_a_write_fails():

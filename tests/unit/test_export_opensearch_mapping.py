@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 import pytest
 
@@ -33,16 +34,22 @@ def test_metadata_values_become_keywords():
                                           "flags": '{"beta":true}'}
 
 
-@pytest.mark.parametrize(("timestamp", "period", "expected"), [
-    ("2026-03-05T23:30:00+00:00", "month", "gw-2026.03"),
-    ("2026-03-05T23:30:00+00:00", "day", "gw-2026.03.05"),
-    ("2026-03-06T01:30:00+02:00", "day", "gw-2026.03.05"),  # UTC decides the day
-    ("2026-03-05T23:30:00", "day", "gw-2026.03.05"),         # no zone: UTC
-    (None, "month", "gw-2026.04"),                           # no timestamp: scored_at
-    ("not a date", "month", "gw-2026.04"),
+KAFKA_TIME = datetime(2026, 1, 31, 23, 59, 59, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("timestamp", "period", "event_time", "expected"), [
+    ("2026-03-05T23:30:00+00:00", "month", KAFKA_TIME, "gw-2026.03"),  # the response's own time first
+    ("2026-03-05T23:30:00+00:00", "day", None, "gw-2026.03.05"),
+    ("2026-03-06T01:30:00+02:00", "day", None, "gw-2026.03.05"),  # UTC decides the day
+    ("2026-03-05T23:30:00", "day", None, "gw-2026.03.05"),         # no zone: UTC
+    (None, "month", KAFKA_TIME, "gw-2026.01"),                     # no timestamp: the Kafka message's
+    ("not a date", "day", KAFKA_TIME, "gw-2026.01.31"),
+    (None, "month", None, "gw-undated"),                           # never scored_at (2026-04) or the clock
 ])
-def test_index_name_from_timestamp_else_scored_at(timestamp, period, expected):
-    assert index_name(verdict([claim(0, Verdict.SUPPORTED)], timestamp=timestamp), "gw", period) == expected
+def test_index_name_from_a_time_a_replay_reproduces(timestamp, period, event_time, expected):
+    v = verdict([claim(0, Verdict.SUPPORTED)], timestamp=timestamp)
+    assert v.scored_at.startswith("2026-04")
+    assert index_name(v, "gw", period, event_time) == expected
 
 
 def test_index_period_must_be_day_or_month():
