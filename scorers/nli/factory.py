@@ -23,4 +23,8 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         from scorers.nli.torch_backend import TorchBackend
 
         return TorchBackend(path, max_length=max_length)
-    raise ModelLoadError(f"unknown backend {backend!r}: expected 'onnx' or 'torch'")
+    if backend == "fake":  # deterministic word overlap, no inference: delivery tests and benchmarks
+        from scorers.nli.fake_backend import FakeBackend
+
+        return FakeBackend(path, max_length=max_length)
+    raise ModelLoadError(f"unknown backend {backend!r}: expected 'onnx', 'torch' or 'fake'")
