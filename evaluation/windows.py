@@ -68,14 +68,18 @@ def window_rows(scored: list[Scored], base: Thresholds, top_ks: list[int], pair_
     return rows
 
 
+def _pair(m: dict) -> str:
+    bal, roc = m["balanced_accuracy"], m["auroc"]
+    return f"{'-' if bal != bal else f'{bal:.3f}'}/{'-' if roc is None else f'{roc:.3f}'}"
+
+
 def window_table(rows: list[dict]) -> str:
     names = sorted({n for r in rows for n in r["sets"]})
     headers = ["top_k", "pair_top"] + [f"{n} bal.acc/AUROC" for n in names] + [
         "mean bal.acc", "mean AUROC", "best static tau_e", "mean bal.acc there"]
     body = []
     for r in rows:
-        cells = [f"{r['sets'][n]['balanced_accuracy']:.3f}/{r['sets'][n]['auroc'] or 0:.3f}" if n in r["sets"]
-                 else "-" for n in names]
+        cells = [_pair(r["sets"][n]) if n in r["sets"] else "-" for n in names]
         body.append([r["top_k"], r["pair_top"], *cells, r["mean_balanced_accuracy"], r["mean_auroc"],
                      r["tuned"]["tau_entailment"], r["tuned"]["mean_balanced_accuracy"]])
     return render(headers, body)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Issue 12: evidence windows chosen on the calibration half, then the threshold rule and the combiner
+# side by side on the report half. Every model run saves its verdicts; everything after is re-decided.
+#
+#   infra/measure_verdict_rule.sh sweep    # chunkings x (top_k, pair_top) on a calibration subset
+#   infra/measure_verdict_rule.sh final    # score the four dev sets, fit the combiner, report
+#
+# Env: OUT (build/eval12), SWEEP ("wice=60 qags=100 halueval=100": calibration-half records per set),
+# CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
+# decides with; it scores at 8 / 4 so the shipped 4 / 3 is re-decided from the same scores),
+# HALUEVAL (answers, default 1000), RESAMPLES (1000). Runs under nice: the machine is shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. .venv/bin/activate
+out=${OUT:-build/eval12}
+mkdir -p "$out"
+gw() { nice -n 5 groundwatch "$@"; }
+resamples=${RESAMPLES:-1000}
+
+# name -> GROUNDWATCH_SCORER__* settings (sentences or words per window, overlap in sentences)
+chunk_env() {
+    case "$1" in
+        s2o0) echo "CHUNK_SENTENCES=2 CHUNK_OVERLAP=0" ;;
+        s4o0) echo "CHUNK_SENTENCES=4 CHUNK_OVERLAP=0" ;;
+        s4o1) echo "CHUNK_SENTENCES=4 CHUNK_OVERLAP=1" ;;   # the shipped default
+        s6o1) echo "CHUNK_SENTENCES=6 CHUNK_OVERLAP=1" ;;
+        s6o2) echo "CHUNK_SENTENCES=6 CHUNK_OVERLAP=2" ;;
+        w60o1) echo "CHUNK_WORDS=60 CHUNK_OVERLAP=1" ;;
+        w120o1) echo "CHUNK_WORDS=120 CHUNK_OVERLAP=1" ;;
+        *) echo "unknown chunking $1" >&2; exit 2 ;;
+    esac
+}
+with_chunking() {  # with_chunking NAME command...
+    local name=$1; shift
+    env $(chunk_env "$name" | sed 's/\([A-Z_]*=\)/GROUNDWATCH_SCORER__\1/g') "$@"
+}
+
+convert() {
+    [ -s "$out/wice.jsonl" ] || gw convert --no-progress --set wice --output "$out/wice.jsonl"
+    [ -s "$out/begin.jsonl" ] || gw convert --no-progress --set begin --output "$out/begin.jsonl"
+    [ -s "$out/qags.jsonl" ] || gw convert --no-progress --set qags --output "$out/qags.jsonl"
+    [ -s "$out/halueval.jsonl" ] || gw convert --no-progress --set halueval --limit "${HALUEVAL:-1000}" \
+        --output "$out/halueval.jsonl"
+}
+
+sweep() {
+    convert
+    # The first N calibration-half records of each set (BEGIN's one short snippet is one window whatever the size).
+    python - "$out" ${SWEEP:-wice=60 qags=100 halueval=100} <<'EOF'
+import json, sys
+from evaluation.dataset import half_of
+out, limits = sys.argv[1], dict(a.split("=") for a in sys.argv[2:])
+with open(f"{out}/sweep.jsonl", "w") as f:
+    for name, n in limits.items():
+        kept = [l for l in open(f"{out}/{name}.jsonl") if half_of(json.loads(l)["request_id"]) == "calibration"]
+        f.writelines(kept[:int(n)])
+EOF
+    for c in ${CHUNKINGS:-s4o1 s2o0 s4o0 s6o1 w60o1 w120o1}; do
+        if [ ! -s "$out/sweep-$c-verdicts.jsonl" ]; then
+            with_chunking "$c" nice -n 5 groundwatch eval --no-progress --input "$out/sweep.jsonl" --top-k 8 \
+                --pair-top 4 --no-question-mode --resamples 100 --save-verdicts "$out/sweep-$c-verdicts.jsonl" \
+                > "$out/sweep-$c.txt"
+        fi
+        gw eval --input "$out/sweep.jsonl" --from-verdicts "$out/sweep-$c-verdicts.jsonl" --half calibration \
+            --window-grid 2,4,6,8:0,2,3,4 --resamples 100 --output "$out/sweep-$c-grid.json" > "$out/sweep-$c-grid.txt"
+        echo "== $c"; sed -n '/evidence windows re-decided/,$p' "$out/sweep-$c-grid.txt"
+    done
+}
+
+final() {
+    convert
+    local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3}
+    for set in wice begin qags halueval; do
+        [ -s "$out/$set-$c-verdicts.jsonl" ] || with_chunking "$c" nice -n 5 groundwatch eval --no-progress \
+            --input "$out/$set.jsonl" --top-k 8 --pair-top 4 --no-question-mode --resamples 100 \
+            --save-verdicts "$out/$set-$c-verdicts.jsonl" > "$out/$set-$c.txt"
+    done
+    cat "$out"/{wice,begin,qags,halueval}.jsonl > "$out/dev.jsonl"
+    cat "$out"/{wice,begin,qags,halueval}-"$c"-verdicts.jsonl > "$out/dev-$c-verdicts.jsonl"
+    # Fit on the calibration half (forced by --fit-combiner), report on the other half.
+    gw eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" --top-k "$k" --pair-top "$p" \
+        --fit-combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" > "$out/fit-$c-k$k-p$p.txt"
+    gw eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" --top-k "$k" --pair-top "$p" \
+        --half report --combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" \
+        --output "$out/report-$c-k$k-p$p.json" > "$out/report-$c-k$k-p$p.txt"
+    sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$c-k$k-p$p.txt"
+}
+
+"${1:-final}"
