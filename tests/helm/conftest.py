@@ -39,6 +39,8 @@ PROFILES = {
     "gpu-t4": ["values-gpu-t4.yaml"],
     "keda": ["values-keda.yaml"],
     "gpu-t4+keda": ["values-gpu-t4.yaml", "values-keda.yaml"],
+    "serve": ["values-serve.yaml"],
+    "gpu-t4+serve": ["values-gpu-t4.yaml", "values-serve.yaml"],
 }
 
 

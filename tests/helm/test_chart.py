@@ -161,8 +161,9 @@ def test_every_env_var_is_a_known_setting(render, profile: str) -> None:
     from config.settings import Settings
 
     manifests = render(profile)
-    container = _one(manifests, "Deployment")["spec"]["template"]["spec"]["containers"][0]
-    names = [*_one(manifests, "ConfigMap", "groundwatch")["data"], *(e["name"] for e in container["env"])]
+    containers = [m["spec"]["template"]["spec"]["containers"][0] for m in manifests if m["kind"] == "Deployment"]
+    names = [*_one(manifests, "ConfigMap", "groundwatch")["data"],
+             *(e["name"] for container in containers for e in container["env"])]
     for name in names:
         section, field = name.removeprefix("GROUNDWATCH_").lower().split("__")
         assert field in Settings.model_fields[section].annotation.model_fields, name
