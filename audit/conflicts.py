@@ -1,15 +1,19 @@
-"""Statements that cannot both hold: value mismatches, and NLI contradictions both ways.
+"""Statements that cannot both hold: value mismatches, polarity conflicts, and NLI contradictions both ways.
 
-Each candidate pair is first related by its facts (model-free):
+Each candidate pair is first related by its facts and wording (model-free):
   mismatch  same key and unit, different value -> a conflict by itself (NLI adds its score)
   agree     same key and value                 -> no NLI needed
+  polarity  the same thing, negated on one side ("Visitors must sign in" / "Visitors do not need to
+            sign in"; scorers.guards.polarity, as the scorer's guard uses it) -> a conflict by itself
   siblings  same attribute or head noun, different entity -> parallel facts ("Basic costs $9" / "Pro costs $49"):
                                                   no NLI, which tends to call such pairs contradictions
   open      nothing to go on                   -> NLI decides
 NLI runs premise->hypothesis both ways through the PairScorer (cache, dynamic
 batcher); an open pair conflicts when one direction reaches `tau` and the
 other `tau_reverse`. Conflicting pairs that share a statement, or a mismatched
-key, form one Conflict listing every document and sentence involved.
+key, form one Conflict listing every document and sentence involved. A pair lists
+the conditions one side states and the other does not (scorers.guards.conditions),
+so a conflict of scope ("... for visitors to the Berlin office") shows as one.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from audit.statements import Statement
 from audit.store import StatementStore
 from audit.unionfind import UnionFind
 from scorers.facts import Fact, mismatches
+from scorers.guards.conditions import unshared
+from scorers.guards.polarity import contradicts
 
 
 @dataclass
@@ -33,6 +39,7 @@ class PairFinding:
     contradiction: float | None = None       # max of the two directions, when scored
     directions: list[float] | None = None    # [a -> b, b -> a]
     mismatched: list[tuple[Fact, Fact]] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)  # stated on one side only
 
 
 @dataclass
@@ -61,6 +68,8 @@ def relate(a: Statement, b: Statement) -> tuple[str, list[tuple[Fact, Fact]]]:
         return "mismatch", found
     if any(fa.key == fb.key for fa in a.facts for fb in b.facts):
         return "agree", []
+    if contradicts(a.text, b.text):
+        return "polarity", []
     if any(siblings(fa, fb) for fa in a.facts for fb in b.facts):
         return "siblings", []
     return "open", []
@@ -82,7 +91,7 @@ class PairChecker:
             for cand in part:
                 a, b = statements[cand.a], statements[cand.b]
                 relation, found = relate(a, b)
-                if relation in ("mismatch", "open"):
+                if relation in ("mismatch", "polarity", "open"):
                     plans.append((cand, a, b, relation, found))
             futures = []
             if self.pairs is not None and plans:
@@ -91,6 +100,8 @@ class PairChecker:
                 self.scored += len(futures)
             for n, (cand, a, b, relation, found) in enumerate(plans):
                 finding = self._decide(cand, relation, found, futures[2 * n:2 * n + 2])
+                if finding and relation != "open":
+                    finding.conditions = [c.text for c in unshared(a.text, b.text)]
                 if finding:
                     findings.append(finding)
             if bar is not None:
@@ -98,7 +109,7 @@ class PairChecker:
         return findings
 
     def _decide(self, cand: CandidatePair, relation: str, found, futures) -> PairFinding | None:
-        signals = ["value_mismatch"] if relation == "mismatch" else []
+        signals = {"mismatch": ["value_mismatch"], "polarity": ["polarity"]}.get(relation, [])
         directions = [round(f.result().contradiction, 4) for f in futures] if futures else None
         if directions and max(directions) >= self.tau and min(directions) >= self.tau_reverse:
             signals.append("nli")
@@ -138,7 +149,8 @@ def group_conflicts(findings: list[PairFinding], store: StatementStore) -> list[
             refs.append(ref)
         pairs = [{"statements": [position[f.a], position[f.b]], "signals": f.signals,
                   "contradiction": f.contradiction, "directions": f.directions,
-                  "mismatch": [{"key": fa.key, "values": [fa.value.text, fb.value.text]} for fa, fb in f.mismatched]}
+                  "mismatch": [{"key": fa.key, "values": [fa.value.text, fb.value.text]} for fa, fb in f.mismatched],
+                  "conditions": f.conditions}
                  for f in findings if f.a in ids]
         doc_ids = sorted({r["doc_id"] for r in refs})
         signals = sorted({s for p in pairs for s in p["signals"]})

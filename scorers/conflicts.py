@@ -1,15 +1,22 @@
 """Retrieved-context conflicts: chunks of one response that contradict each other.
 
-Two signals, both bounded per response:
+Three signals, all bounded per response:
 - value mismatch, model-free and run first: sentences of a claim's top single
   chunks (all top_k), from different passages, giving the same entity and
   attribute a different number or date ("Refunds ... within 30 days" vs
   "... within 14 days"). A mismatch flags the response by itself.
+- polarity, model-free: two such sentences, about what the claim concerns,
+  that disagree on negation of the same predicate (scorers.guards.polarity:
+  "Visitors must sign in" vs "Visitors do not need to sign in"). Flags by itself.
 - NLI both ways on the top `per_claim` single chunks from different passages:
   chunk A vs the most claim-relevant sentence of B, and the reverse; for a
-  mismatched pair, the two mismatched sentences, so the score is on record.
+  mismatched or polar pair, the two sentences, so the score is on record.
+  A direction counts only when its hypothesis and the sentence of the premise
+  closest to it talk about the same thing (a shared entity-attribute key or
+  close wording, scorers.guards.sameness): "Investments ... are not covered"
+  against "Interest is calculated daily ..." is no contradiction.
 At most `max_pairs` chunk pairs per response reach the model, mismatches
-first. A chunk pair repeated across claims is submitted once, and the
+first, then polarity. A chunk pair repeated across claims is submitted once, and the
 PairScorer's cache answers pairs that earlier responses already scored.
 Each conflict keeps the claim<->chunk similarity statistics of its claim
 (top, mean, variance), so a conflict between barely relevant chunks shows.
@@ -25,6 +32,8 @@ from itertools import combinations
 from scorers.chunking import Chunk
 from scorers.claims import sentence_spans
 from scorers.facts import Fact, disagree, text_facts
+from scorers.guards.polarity import contradicts, polar
+from scorers.guards.sameness import partner, same_thing
 from scorers.nli.pair_scorer import PairScorer
 from scorers.records import ContextConflict
 from scorers.text import content_words
@@ -55,6 +64,19 @@ def value_mismatch(a: Chunk, b: Chunk) -> tuple[str, Fact, str, Fact] | None:
     return None
 
 
+def polarity_conflict(a: Chunk, b: Chunk, claim: str) -> tuple[str, str] | None:
+    """The first (sentence of a, sentence of b) about the claim's content that disagree in polarity."""
+    words = content_words(claim)
+    relevant = lambda chunk: [chunk.text[s:e] for s, e in sentence_spans(chunk.text)  # noqa: E731
+                              if words & content_words(chunk.text[s:e])]
+    left, right = relevant(a), relevant(b)
+    for sa in left:
+        for sb in right:
+            if (polar(sa) or polar(sb)) and contradicts(sa, sb):
+                return sa, sb
+    return None
+
+
 @dataclass
 class _Job:
     claim_index: int
@@ -65,6 +87,8 @@ class _Job:
     similarities: list[float]
     stats: dict
     futures: list[Future]
+    polarity: bool = False
+    counted: tuple[bool, bool] = (True, True)  # which NLI directions may call it a contradiction
 
 
 class ConflictFinder:
@@ -75,8 +99,9 @@ class ConflictFinder:
         self.max_pairs = max_pairs
 
     def _plan(self, claims) -> list[tuple]:
-        """(claim, a, b, sentences, mismatch) per chunk pair to check: mismatches first, then top chunks."""
-        mismatched, nli_only = [], []
+        """(claim, a, b, sentences, mismatch or "polarity" or None) per chunk pair to check: mismatches
+        first, then polarity, then top chunks whose sentences talk about the same thing."""
+        mismatched, polarity, nli_only = [], [], []
         for c in claims:
             singles = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"]
             for a, b in combinations(singles, 2):
@@ -86,12 +111,16 @@ class ConflictFinder:
                 if found:
                     sa, fa, sb, fb = found
                     mismatched.append((c, a, b, (sa, sb), (fa, fb)))
+                    continue
+                polar_pair = polarity_conflict(a, b, c.claim.text)
+                if polar_pair:
+                    polarity.append((c, a, b, polar_pair, "polarity"))
             for a, b in combinations(singles[: self.per_claim], 2):
                 if a.passage_id != b.passage_id:
                     nli_only.append((c, a, b, (focus_sentence(a, c.claim.text), focus_sentence(b, c.claim.text)),
                                      None))
         plan, seen = [], set()
-        for item in mismatched + nli_only:
+        for item in mismatched + polarity + nli_only:
             _, a, b, _, _ = item
             key = tuple(sorted(((a.passage_id, a.start), (b.passage_id, b.start))))
             if key not in seen and len(plan) < self.max_pairs:
@@ -101,11 +130,19 @@ class ConflictFinder:
 
     def submit(self, claims) -> list[_Job]:
         jobs = []
-        for c, a, b, (sa, sb), mismatch in self._plan(claims):
+        for c, a, b, (sa, sb), found in self._plan(claims):
             chunk_sims = {cand.chunks[0]: cand.retrieval_score for cand in c.candidates if cand.kind == "chunk"}
-            premise_hypotheses = [(sa, sb), (sb, sa)] if mismatch else [(a.text, sb), (b.text, sa)]
+            if found:  # a value mismatch or a polarity conflict: the two sentences, both ways
+                premise_hypotheses, counted = [(sa, sb), (sb, sa)], (True, True)
+            else:      # chunk vs sentence, counted only where the premise has a sentence about the same thing
+                counted = (same_thing(partner(sb, a.text), sb), same_thing(partner(sa, b.text), sa))
+                if not any(counted):
+                    continue
+                premise_hypotheses = [(a.text, sb), (b.text, sa)]
+            mismatch = found if isinstance(found, tuple) else None
             jobs.append(_Job(c.index, a, b, (sa, sb), mismatch, [round(chunk_sims[a], 4), round(chunk_sims[b], 4)],
-                             similarity_stats(list(chunk_sims.values())), self.pairs.submit(premise_hypotheses)))
+                             similarity_stats(list(chunk_sims.values())), self.pairs.submit(premise_hypotheses),
+                             polarity=found == "polarity", counted=counted))
         return jobs
 
     def collect(self, jobs: list[_Job]) -> list[ContextConflict]:
@@ -113,8 +150,9 @@ class ConflictFinder:
         tau = self.thresholds.tau_contradiction
         for job in jobs:
             forward, backward = (f.result() for f in job.futures)
-            score = round(max(forward.contradiction, backward.contradiction), 4)
-            signals = (["value_mismatch"] if job.mismatch else []) + (["nli"] if score >= tau else [])
+            score = round(max(r.contradiction for r, counted in zip((forward, backward), job.counted) if counted), 4)
+            signals = (["value_mismatch"] if job.mismatch else []) + (["polarity"] if job.polarity else []) + (
+                ["nli"] if score >= tau else [])
             if not signals:
                 continue
             key = job.mismatch[0].key if job.mismatch else None

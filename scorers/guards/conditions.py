@@ -268,3 +268,15 @@ def check(claim: str, sentences: list[EvidenceSentence], min_coverage: float = 0
     detail = "; ".join(f"{c.kind}: {c.text}" for c in dropped)
     return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, f"claim omits: {detail}", s,
                        found={"key": kind, "conditions": [c.to_record() for c in dropped]})
+
+
+def unshared(a: str, b: str) -> list[Condition]:
+    """Conditions one of two passage sentences puts on its numbers or grant that the other does not state
+    ("Visitors to the Berlin office ..." against "Visitors ..."): a conflict between them may be one of scope."""
+    out: list[Condition] = []
+    for x, y in ((a, b), (b, a)):
+        numbers = frozenset(t.lemma for t in analyse(x).tokens if t.is_number)
+        other = analyse(y)
+        out += [c for c in conditions(x, y, numbers or None)
+                if not c.kept_by(other.lemmas, other.content, words_of(y))]
+    return out

@@ -97,7 +97,8 @@ PARTY_NOUNS = frozenset({"customer", "client", "user", "employee", "member", "su
 UNRESTRICTING = frozenset({"a", "an", "the", "all", "every", "each", "any", "our", "your", "their", "its", "his",
                            "her", "this", "these", "those", "both", "my", "we", "you", "of", "'s", "’s"})
 # Post-modifiers that restrict a group when followed by a name or number ("employees in Germany").
-RESTRICTING_PREPOSITIONS = frozenset({"in", "from", "at", "under", "over", "aged", "based", "located", "outside"})
+RESTRICTING_PREPOSITIONS = frozenset({"in", "from", "at", "to", "under", "over", "aged", "based", "located",
+                                      "outside"})
 
 # -- key content ------------------------------------------------------------
 

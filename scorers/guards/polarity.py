@@ -27,6 +27,7 @@ from scorers.guards.evidence import EvidenceSentence, align
 from scorers.guards.lemmas import analyse, matched, unprefixed
 from scorers.guards.lexicon import ANTONYMS, SCOPE_WORDS
 from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+from scorers.guards.sameness import same_thing
 
 NAME = "polarity"
 FLAG = "polarity_mismatch"
@@ -86,7 +87,7 @@ def _subject(clause: Clause):
     return clause.tokens[:stop]
 
 
-def same_thing(claim: Clause, evidence: Clause, context: str) -> bool:
+def same_names(claim: Clause, evidence: Clause, context: str) -> bool:
     """Names in the claim appear in the evidence's context, and the two do not name different things."""
     context_lemmas = analyse(context).lemmas
     claim_names, evidence_names = _names(claim.tokens), _names(evidence.tokens)
@@ -128,7 +129,7 @@ def compare(claim: str, evidence: str, context: str | None = None) -> Comparison
     if best is None:
         return None
     cc, ec, shared = best
-    if not same_thing(cc, ec, context or evidence):
+    if not same_names(cc, ec, context or evidence):
         return None
     if not (_negation_scopes_shared(cc, shared) and _negation_scopes_shared(ec, shared)):
         return None
@@ -136,10 +137,19 @@ def compare(claim: str, evidence: str, context: str | None = None) -> Comparison
 
 
 def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
-    """Symmetric use for two passage sentences (context conflicts, corpus audit): the comparison when
-    their polarities differ on shared content, else None."""
-    found = compare(a, b)
-    if found is None or not found.mismatch or len(found.shared) < min_shared:
+    """Two passage sentences (context conflicts, corpus audit) whose polarities differ on the same thing:
+    comparable clauses (either way round), the same thing by key or wording (scorers.guards.sameness),
+    and subjects that share a word when both have one ("Visitors must sign in" / "Visitors do not need
+    to sign in", not "Contractors do not need to sign in")."""
+    for first, second in ((a, b), (b, a)):
+        found = compare(first, second)
+        if found is not None:
+            break
+    if found is None or not found.mismatch or len(found.shared) < min_shared or not same_thing(a, b):
+        return None
+    subject_a = frozenset(t.lemma for t in _subject(found.claim_clause) if t.content)
+    subject_b = frozenset(t.lemma for t in _subject(found.evidence_clause) if t.content)
+    if subject_a and subject_b and not matched(subject_a, subject_b):
         return None
     return found
 
@@ -181,3 +191,12 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
         return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, detail, sentence,
                            found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
     return GuardResult(NAME, False, sentence=sentence, detail=f"polarity differs but alignment is weak ({coverage:.2f})")
+
+
+def polar(sentence: str) -> bool:
+    """Could the sentence differ in polarity from another? (a negator, or a word that negates by meaning or
+    prefix) A cheap filter before `contradicts` over many sentence pairs."""
+    if any(c.negators for c in clauses_of(sentence)):
+        return True
+    return any(t.lemma in ANTONYMS or t.lemma.startswith(("un", "in", "im", "dis", "non", "il", "ir"))
+               for t in analyse(sentence).tokens if t.content)

@@ -123,3 +123,65 @@ def test_clean_context_is_not_flagged(shipped_scorer):
     [v] = shipped_scorer.score([parse_response(CLEAN)])
     assert v.claims[0].verdict is Verdict.SUPPORTED
     assert "context_conflict" not in v.flags and not v.context_conflicts
+
+
+# --- guards: polarity as a signal, and "the same thing" before NLI may call a contradiction -----------
+
+INVESTMENTS = ("Eligible deposits are protected up to €100,000 per depositor by the national deposit guarantee "
+               "scheme. Investments held through Ledgerly Invest are not covered by the deposit guarantee scheme. "
+               "Instead, they are protected by the investor compensation scheme up to €20,000.")
+SAVINGS = ("Savings pots earn 2.1% AER variable interest, paid monthly. The rate was reduced from 2.5% on "
+           "1 October 2026. Interest is calculated daily on balances up to €100,000.")
+SLA = ("Acme Cloud commits to 99.9% monthly uptime on the Pro plan and 99.95% on the Enterprise plan. Credits must "
+       "be requested within 30 days of the end of the affected month. The SLA does not apply to the Team plan or "
+       "to free trials.")
+PRICES = ("The Team plan costs $12 per user per month billed annually, or $15 per user per month billed monthly. "
+          "All paid plans start with a 14-day free trial, and no credit card is required to start it.")
+VISITORS = "Visitors must sign in at the front desk. Badges are collected on the way out."
+VISITORS_NEW = "Since the new building opened, visitors do not need to sign in at the front desk. Wi-Fi is free."
+
+EX_028 = {"request_id": "ex-028", "answer": "Yes, investments held through Ledgerly Invest are covered by the deposit "
+          "guarantee scheme, up to €100,000 per depositor.",
+          "passages": [{"id": "c-4700", "text": INVESTMENTS, "score": 0.9}, {"id": "c-5102", "text": SAVINGS}]}
+EX_049 = {"request_id": "ex-049", "answer": "No, the SLA does not apply to the Team plan.",
+          "passages": [{"id": "p1", "text": SLA, "score": 0.9}, {"id": "p2", "text": PRICES, "score": 0.8}]}
+VISITS = {"request_id": "visits", "answer": "Visitors have to sign in at the front desk.",
+          "passages": [{"id": "office-rules", "text": VISITORS, "score": 0.9},
+                       {"id": "office-rules-2026", "text": VISITORS_NEW, "score": 0.8}]}
+
+
+@pytest.mark.parametrize("response, sentences", [
+    (EX_028, ("Investments held through Ledgerly Invest are not covered by the deposit guarantee scheme.",
+              "Interest is calculated daily on balances up to €100,000.")),
+    (EX_049, ("The SLA does not apply to the Team plan or to free trials.",
+              "The Team plan costs $12 per user per month billed annually, or $15 per user per month billed monthly.")),
+])
+def test_nli_never_judges_sentences_about_different_things(tiny_scorer, response, sentences):
+    prepared = tiny_scorer._prepare(parse_response(response))
+    tiny_scorer._find_evidence(prepared)
+    jobs = tiny_scorer.conflicts.submit(prepared.claims)
+    for job in jobs:  # the pair is not planned at all, or none of its NLI directions counts
+        assert not (set(job.sentences) == set(sentences) and any(job.counted)), job.sentences
+
+
+def test_polarity_conflict_across_passages_is_flagged_without_the_model(tiny_scorer):
+    [v] = tiny_scorer.score([parse_response(VISITS)])
+    polar = [c for c in v.context_conflicts if "polarity" in c.signals]
+    assert "context_conflict" in v.flags and len(polar) == 1
+    assert sorted(polar[0].passage_ids) == ["office-rules", "office-rules-2026"]
+    assert sorted(polar[0].sentences) == ["Since the new building opened, visitors do not need to sign in at the "
+                                          "front desk.", "Visitors must sign in at the front desk."]
+
+
+@needs_shipped_model
+@pytest.mark.parametrize("response", [EX_028, EX_049])
+def test_shipped_model_finds_no_conflict_between_different_things(shipped_scorer, response):
+    [v] = shipped_scorer.score([parse_response(response)])
+    assert not v.context_conflicts, [c.sentences for c in v.context_conflicts]
+
+
+@needs_shipped_model
+def test_shipped_model_still_flags_a_real_conflict(shipped_scorer):
+    [v] = shipped_scorer.score([parse_response(VISITS)])
+    assert "context_conflict" in v.flags
+    assert any(sorted(c.passage_ids) == ["office-rules", "office-rules-2026"] for c in v.context_conflicts)
