@@ -22,6 +22,11 @@ def first(name, limit=None, seed=0):
     return list(convert(name, DATA, limit, seed))
 
 
+def first_row(path: Path) -> dict:
+    with open(path, encoding="utf-8") as f:  # closed here: no ResourceWarning at garbage collection
+        return json.loads(f.readline())
+
+
 @pytest.mark.parametrize("name", sorted(CONVERTERS))
 def test_records_parse_as_traffic_and_carry_a_binary_label(name):
     records = first(name, limit=12)
@@ -42,7 +47,8 @@ def test_sampling_is_deterministic(name):
 
 
 def test_wice_maps_partial_support_to_unsupported_and_marks_gold_passages():
-    rows = [json.loads(line) for line in open(DATA / "wice" / "claim" / "dev.jsonl", encoding="utf-8")]
+    lines = (DATA / "wice" / "claim" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
     by_id = {r["request_id"]: r for r in first("wice")}
     for row in rows[:20]:
         record = by_id[f"wice-{row['meta']['id']}"]
@@ -57,7 +63,7 @@ def test_wice_maps_partial_support_to_unsupported_and_marks_gold_passages():
 
 def test_wice_oracle_uses_the_oracle_chunk():
     record = first("wice-oracle")[0]
-    row = json.loads(open(DATA / "wice" / "oracle_chunks_claim" / "dev.jsonl", encoding="utf-8").readline())
+    row = first_row(DATA / "wice" / "oracle_chunks_claim" / "dev.jsonl")
     assert record["request_id"] == f"wice-oracle-{row['meta']['id']}"
     assert " ".join(p["text"] for p in record["passages"]) == " ".join(s.strip() for s in row["evidence"])
 
@@ -83,13 +89,13 @@ def test_halueval_gives_both_answers_of_a_row_with_split_knowledge():
     for pair in by_row.values():
         assert sorted(x["label"] for x in pair) == ["supported", "unsupported"]
         assert pair[0]["passages"] == pair[1]["passages"] and pair[0]["question"]
-    row0 = json.loads(open(DATA / "halueval" / "dataset_halueval_qa.jsonl", encoding="utf-8").readline())
+    row0 = first_row(DATA / "halueval" / "dataset_halueval_qa.jsonl")
     assert unglue(row0["knowledge"])[1].startswith("First for Women is")
 
 
 def test_qags_majority_vote():
     records = {r["request_id"]: r for r in first("qags")}
-    article = json.loads(open(DATA / "qags" / "mturk_cnndm.jsonl", encoding="utf-8").readline())
+    article = first_row(DATA / "qags" / "mturk_cnndm.jsonl")
     for s, summary in enumerate(article["summary_sentences"]):
         yes = sum(v["response"] == "yes" for v in summary["responses"])
         assert records[f"qags-cnndm-0-{s}"]["label"] == ("supported" if yes >= 2 else "unsupported")
