@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,7 +24,7 @@ def matches(expected: str, got: str) -> bool:
     return expected == got
 
 
-def main(path: str, expected_path: Path = HERE / "expected.jsonl") -> int:
+def main(path: str, expected_path: Path = HERE / "expected.jsonl", json_out: Path | None = None) -> int:
     verdicts = {}
     for line in open(path, encoding="utf-8"):
         record = json.loads(line)
@@ -53,6 +54,13 @@ def main(path: str, expected_path: Path = HERE / "expected.jsonl") -> int:
     if misses:
         print("differences:")
         print("\n".join("  " + m for m in misses))
+    if json_out:  # the figure source of the README's agreement line (python -m reports.figures)
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps({
+            "verdicts": str(path), "expected": os.path.relpath(expected_path), "claims": total, "claims_agree": agree,
+            "responses": len(verdicts), "responses_agree": responses_ok,
+            "by_case": {case: {"agree": by_case[(case, True)], "differ": by_case[(case, False)]}
+                        for case in sorted({c for c, _ in by_case})}}, indent=2) + "\n")
     return 0
 
 
@@ -61,5 +69,6 @@ if __name__ == "__main__":
     parser.add_argument("verdicts", nargs="?", default="build/verdicts.jsonl", help="groundwatch score output")
     parser.add_argument("--expected", type=Path, default=HERE / "expected.jsonl",
                         help="expectations JSONL (default: examples/expected.jsonl)")
+    parser.add_argument("--json", type=Path, dest="json_out", help="also write the counts as JSON here")
     args = parser.parse_args()
-    sys.exit(main(args.verdicts, args.expected))
+    sys.exit(main(args.verdicts, args.expected, args.json_out))

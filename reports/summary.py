@@ -22,6 +22,15 @@ class Summary:
         for c in verdict.claims:
             self.claims[c.verdict.value] += 1
 
+    def to_dict(self) -> dict:
+        """The counts as plain data (`groundwatch score --summary`, the README's demo figure)."""
+        return {"responses": self.responses, "all_supported": self.all_supported,
+                "context_conflicts": self.context_conflicts, "claims": dict(self.claims)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Summary":
+        return cls(data["responses"], data["all_supported"], data["context_conflicts"], dict(data["claims"]))
+
     def table(self) -> str:
         checked = sum(n for v, n in self.claims.items() if v != Verdict.SKIPPED.value)
         pct = lambda n, d: f"{100.0 * n / d:5.1f}%" if d else "    -"  # noqa: E731

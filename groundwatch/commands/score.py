@@ -18,6 +18,7 @@ def register(sub) -> None:
     p.add_argument("--input", required=True, help="responses, one groundwatch.response.v1 JSON per line")
     p.add_argument("--output", required=True, help="verdicts JSONL to write")
     p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
+    p.add_argument("--summary", help="also write the summary counts as JSON here (docs/figures/demo-summary.json)")
     add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
@@ -62,6 +63,8 @@ def run(args) -> int:
                 bar.update(1)
     scorer.close()
     print(summary.table(), file=sys.stdout)
+    if args.summary:
+        output_path(args.summary).write_text(json.dumps(summary.to_dict(), indent=2) + "\n")
     if errors:
         print(f"groundwatch: {len(errors)} record(s) not scored; the other {summary.responses} were written "
               f"to {args.output}", file=sys.stderr)

@@ -1,0 +1,191 @@
+"""The measured figures of the README and docs, rendered from saved report files, so they cannot drift.
+
+A figure is a block in a Markdown file (README.md or docs/*.md):
+
+    <!-- figures:NAME -->
+    ...generated from the figure's source files...
+    <!-- /figures:NAME -->
+
+Each figure names its source files (committed under docs/figures/) and the command that
+wrote each one; the block ends with those commands. `python -m reports.figures` rewrites
+every block from its sources; `--check` only reports the blocks that differ (the unit test
+tests/unit/test_figures.py fails on the same); `--rerun NAME` first runs NAME's commands
+to refresh its sources. How to add one: docs/figures.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from reports.summary import Summary
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = ("README.md", "docs/*.md")
+BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
+
+
+@dataclass(frozen=True)
+class Source:
+    path: str      # repository-relative saved report file
+    command: str   # the command that writes it, run from the repository root
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    sources: tuple[Source, ...]
+    render: Callable[[list[dict]], str]  # Markdown from the parsed sources, in `sources` order
+
+
+FIGURES: dict[str, Figure] = {}
+
+
+def figure(name: str, *sources: Source):
+    """Register a renderer: `@figure("name", Source(path, command), ...)` over `def render(data: list[dict]) -> str`."""
+    def register(render: Callable[[list[dict]], str]):
+        if name in FIGURES:
+            raise ValueError(f"figure {name!r} registered twice")
+        FIGURES[name] = Figure(name, sources, render)
+        return render
+    return register
+
+
+def markdown_table(headers: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def render_block(name: str, root: Path = ROOT) -> str:
+    """The body of figure NAME's block: the rendering, then where its numbers come from."""
+    fig = FIGURES[name]
+    data = [json.loads((root / s.path).read_text(encoding="utf-8")) for s in fig.sources]
+    if len(fig.sources) == 1:
+        provenance = f"_Source: `{fig.sources[0].path}`, written by `{fig.sources[0].command}`._"
+    else:
+        provenance = "_Sources:_\n" + "\n".join(f"- `{s.path}`, written by `{s.command}`" for s in fig.sources)
+    return f"{fig.render(data).rstrip()}\n\n{provenance}\n"
+
+
+def documents(root: Path = ROOT) -> list[Path]:
+    return sorted({p for pattern in DOCUMENTS for p in root.glob(pattern)})
+
+
+def update(text: str, root: Path = ROOT) -> str:
+    """`text` with every figure block's body rendered afresh; an unknown NAME is an error."""
+    def body(match: re.Match) -> str:
+        name = match["name"]
+        if name not in FIGURES:
+            raise KeyError(f"no figure {name!r} in reports/figures.py (known: {', '.join(sorted(FIGURES))})")
+        return match.group(1) + render_block(name, root) + match.group(4)
+
+    return BLOCK.sub(body, text)
+
+
+def blocks(text: str) -> list[str]:
+    return [m["name"] for m in BLOCK.finditer(text)]
+
+
+def stale(root: Path = ROOT) -> list[str]:
+    """`file: NAME` for every block whose text differs from what its sources render."""
+    out = []
+    for path in documents(root):
+        text = path.read_text(encoding="utf-8")
+        fresh = update(text, root)
+        if fresh != text:
+            new = dict(zip(blocks(fresh), (m["body"] for m in BLOCK.finditer(fresh))))
+            out += [f"{path.relative_to(root)}: {m['name']}" for m in BLOCK.finditer(text)
+                    if new.get(m["name"]) != m["body"]]
+    return out
+
+
+def rerun(names: list[str], root: Path = ROOT) -> None:
+    """Run the commands behind these figures, in order, each command once (figures may share a source)."""
+    commands = list(dict.fromkeys(s.command for name in names for s in FIGURES[name].sources))
+    # `groundwatch` and `python` resolve to this interpreter's environment (.venv/bin), activated or not.
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    for command in commands:
+        print(f"figures: {command}", file=sys.stderr)
+        subprocess.run(command, shell=True, cwd=root, check=True, env=env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reports.figures", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="list stale blocks and exit 1; change nothing")
+    parser.add_argument("--rerun", nargs="+", metavar="NAME", choices=sorted(FIGURES),
+                        help="first run these figures' commands to refresh their source files")
+    parser.add_argument("--list", action="store_true", help="the figures, their sources and commands")
+    args = parser.parse_args(argv)
+    if args.list:
+        for fig in FIGURES.values():
+            print(fig.name + "".join(f"\n  {s.path}  <-  {s.command}" for s in fig.sources))
+        return 0
+    if args.check:
+        found = stale()
+        print("\n".join(f"stale figure block {s}" for s in found) or "every figure block matches its source")
+        return 1 if found else 0
+    if args.rerun:
+        rerun(args.rerun)
+    for path in documents():
+        text = path.read_text(encoding="utf-8")
+        fresh = update(text)
+        if fresh != text:
+            path.write_text(fresh, encoding="utf-8")
+            print(f"updated {path.relative_to(ROOT)}: {', '.join(blocks(text))}")
+    return 0
+
+
+# --- the figures -------------------------------------------------------------------------------------------
+
+# The demo: `make demo`'s command, with the summary saved; the agreement is computed on the same run's verdicts.
+DEMO = Source("docs/figures/demo-summary.json", "groundwatch score --input examples/responses.jsonl "
+              "--output build/verdicts.jsonl --no-progress --summary docs/figures/demo-summary.json")
+
+
+@figure("demo-summary", DEMO)
+def _demo_summary(data: list[dict]) -> str:
+    return "```\n" + Summary.from_dict(data[0]).table() + "\n```"
+
+
+@figure("examples-agreement", DEMO, Source("docs/figures/examples-agreement.json",
+                                           "python examples/compare.py build/verdicts.jsonl "
+                                           "--json docs/figures/examples-agreement.json"))
+def _examples_agreement(data: list[dict]) -> str:
+    demo, d = data
+    if d["responses"] != demo["responses"]:
+        raise ValueError("examples-agreement.json does not come from the run in demo-summary.json; rerun both")
+    share = 100 * d["claims_agree"] / max(d["claims"], 1)
+    return (f"**{d['claims_agree']} of {d['claims']} claims agree ({share:.0f}%)** with the verdict a careful "
+            f"reader expects (`examples/expected.jsonl`), and {d['responses_agree']} of {d['responses']} "
+            f"responses get the expected `all_supported`, in the demo run above.")
+
+
+AUDIT_CORPORA = ("clean", "conflicts", "degraded", "mixed")
+
+
+@figure("audit-corpora", *(Source(f"docs/figures/audit-{name}.json",
+                                  f"groundwatch audit-corpus --input tests/data/corpora/{name}.jsonl --no-nli "
+                                  f"--no-progress --output docs/figures/audit-{name}.json")
+                           for name in AUDIT_CORPORA))
+def _audit_corpora(data: list[dict]) -> str:
+    rows = []
+    for name, report in zip(AUDIT_CORPORA, data):
+        score, corpus = report["score"], report["corpus"]
+        rows.append([f"`{name}`", corpus["documents"], f"{score['score']:.3f}", f"{score['parts']['intra']:.3f}",
+                     f"{score['parts']['inter']:.3f}", len(report["conflicts"]),
+                     len(report["internal_contradictions"]), len(report["versions"]), len(report["issues"])])
+    return markdown_table(["corpus (model-free checks)", "documents", "consistency", "intra-document",
+                           "inter-document", "conflicts", "internal contradictions", "superseded versions",
+                           "document issues"], rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
