@@ -12,6 +12,8 @@ command -v "$python" >/dev/null 2>&1 || python=python3
 
 extras=""
 [ "${1:-}" = "--test" ] && extras="[test]"
+# One ONNX Runtime build: cpu here (GROUNDWATCH_ORT=gpu on a CUDA machine; never both, see pyproject.toml).
+ort="${GROUNDWATCH_ORT:-cpu}"
 
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
@@ -20,7 +22,7 @@ stamp=".venv/.groundwatch-installed${extras}"
 if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     # torch is pinned to 2.13.0 in pyproject.toml: on these machines pip takes its CPU build from disk.
-    .venv/bin/python -m pip install --quiet -e ".${extras}"
+    .venv/bin/python -m pip install --quiet -e ".[${ort}${extras:+,test}]"
     cp pyproject.toml "$stamp"
 fi
 

@@ -17,7 +17,9 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
     if backend == "onnx":
         from scorers.nli.onnx_backend import OnnxBackend
+        from scorers.nli.ort_builds import require_single_build
 
+        require_single_build()  # [cpu] xor [gpu]: two builds share one module
         return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads)
     if backend == "torch":
         from scorers.nli.torch_backend import TorchBackend
