@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import resource
+import sys
 import threading
 import time
 from datetime import datetime, timezone
@@ -57,12 +58,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str, opensearch_url: str, *,
-            batch_size: int | None = None, partitions: int = 1, rate: float = 0.0, timeout_s: float = 600.0) -> dict:
+            batch_size: int | None = None, partitions: int = 1, rate: float = 0.0, timeout_s: float = 600.0,
+            progress: bool = False) -> dict:
     """Runs the streaming job in a thread on a new topic, produces `values` into it and measures.
 
     RuntimeError when the model cannot be loaded or the broker does not take the messages.
     """
     from confluent_kafka import Producer
+    from tqdm import tqdm
     from confluent_kafka.admin import AdminClient, NewTopic
 
     from consumer.wiring import build_job
@@ -117,8 +120,10 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
             time.sleep(0.1)
         produce_start = time.time()
         produce(Producer({"bootstrap.servers": bootstrap, "linger.ms": 5}), topic, values, rate)
-        while len(done_at) < len(values) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with tqdm(total=len(values), desc="committed", unit="resp", disable=not progress, file=sys.stderr) as bar:
+            while len(done_at) < len(values) and time.monotonic() < deadline:
+                time.sleep(0.05)
+                bar.update(len(done_at) - bar.n)
     finally:
         job.app.stop()
         thread.join(settings.consumer.shutdown_timeout_s + 5)

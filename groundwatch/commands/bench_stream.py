@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, fail, settings_from
+from groundwatch.commands.progress import add_progress_arg, progress_on
 from scorers.files import output_path
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -37,6 +38,7 @@ def register(sub) -> None:
     p.add_argument("--exact-repeats", action="store_true",
                    help="replay cycled examples unchanged (the scorer's caches then answer the repeats)")
     p.add_argument("--json-out", help="also write the figures to this JSON file")
+    add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
 
@@ -75,7 +77,8 @@ def run(args) -> int:
         bootstrap = args.bootstrap or servers[0].address
         opensearch_url = args.opensearch or servers[1].url
         figures = measure(settings, values, run_id, bootstrap, opensearch_url, batch_size=args.batch_size,
-                          partitions=args.partitions, rate=args.rate, timeout_s=args.timeout)
+                          partitions=args.partitions, rate=args.rate, timeout_s=args.timeout,
+                          progress=progress_on(args))
     except RuntimeError as exc:
         return fail(str(exc))
     finally:

@@ -15,6 +15,7 @@ LONG_RUNNING = {
     "eval": ["--input", "x.jsonl"],
     "audit-corpus": ["--input", "x.jsonl"],
     "bench": [],
+    "bench-stream": [],
     "convert": ["--set", "begin", "--output", "y.jsonl"],
     "probes": ["--output", "y.jsonl"],
     "recall-probe": ["--set", "x.jsonl", "--retriever", "http"],
