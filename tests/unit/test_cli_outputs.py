@@ -58,3 +58,13 @@ def test_score_writes_into_a_folder_that_does_not_exist(tmp_path, tiny_onnx, cap
                  "--no-progress"]) == 0
     assert [json.loads(line)["request_id"] for line in out.read_text().splitlines()] == ["ex-001", "ex-002"]
     assert "responses" in capsys.readouterr().out
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    import subprocess
+    import sys
+
+    command = (f"{sys.executable} -m groundwatch.cli audit-corpus --input tests/data/corpora/conflicts.jsonl "
+               "--no-nli --no-progress | head -c 20")
+    done = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("corpus consistency") and "Traceback" not in done.stderr, done.stderr
