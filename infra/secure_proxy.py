@@ -14,7 +14,9 @@ proxies put the real protocols in front of them on loopback:
 - HttpsBasicAuthProxy: TLS (optionally requiring a client certificate) and HTTP basic
   auth on every request; a wrong or missing password gets 401.
 
-Each runs an asyncio loop in a daemon thread: start() returns once it listens.
+Each runs an asyncio loop in a daemon thread: start() returns once it listens. TcpProxy and
+HttpProxy (context None: plain TCP) are the bases for other proxies, e.g. the fault-injecting
+one of infra/faults.
 """
 
 from __future__ import annotations
@@ -45,9 +47,9 @@ def server_context(cert: Path, key: Path, client_ca: Path | None = None) -> ssl.
 
 
 @dataclass
-class _Proxy:
+class TcpProxy:
     upstream: tuple[str, int]
-    context: ssl.SSLContext
+    context: ssl.SSLContext | None  # None: plain TCP
     port: int = field(default_factory=free_port)
     accepted: int = 0   # TLS connections that completed the handshake
     refused: int = 0    # connections closed for failed authentication
@@ -59,7 +61,7 @@ class _Proxy:
     def address(self) -> str:
         return f"{HOST}:{self.port}"
 
-    def start(self) -> "_Proxy":
+    def start(self) -> "TcpProxy":
         ready = threading.Event()
         failure: list[BaseException] = []
 
@@ -186,7 +188,7 @@ class _Scram:
 
 
 @dataclass
-class KafkaSaslProxy(_Proxy):
+class KafkaSaslProxy(TcpProxy):
     users: dict[str, str] = field(default_factory=dict)  # username -> password
     mechanisms: tuple[str, ...] = ("SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN")
     authenticated: int = 0
@@ -263,20 +265,17 @@ class KafkaSaslProxy(_Proxy):
 # --- HTTP: basic auth in front of a server without it ----------------------------------------
 
 @dataclass
-class HttpsBasicAuthProxy(_Proxy):
-    username: str | None = None  # None: TLS only (e.g. client certificates)
-    password: str | None = None
+class HttpProxy(TcpProxy):
+    """Reads each request (Content-Length bodies), asks _authorized, hands it to _forward."""
+
     requests: int = 0
 
     def _authorized(self, head: bytes) -> bool:
-        if self.username is None:
-            return True
-        expected = base64.b64encode(f"{self.username}:{self.password}".encode()).decode()
-        for line in head.split(b"\r\n")[1:]:
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"authorization":
-                return hmac.compare_digest(value.strip().decode("latin-1"), f"Basic {expected}")
-        return False
+        return True
+
+    async def _forward(self, head: bytes, body: bytes, up_writer: asyncio.StreamWriter) -> None:
+        up_writer.write(head + body)
+        await up_writer.drain()
 
     async def _serve(self, reader, writer, up_reader, up_writer) -> None:
         # Each request is checked; responses flow back through a second task.
@@ -305,7 +304,22 @@ class HttpsBasicAuthProxy(_Proxy):
                     await writer.drain()
                     self.refused += 1
                     return
-                up_writer.write(head + body)
-                await up_writer.drain()
+                await self._forward(head, body, up_writer)
         finally:
             relay.cancel()
+
+
+@dataclass
+class HttpsBasicAuthProxy(HttpProxy):
+    username: str | None = None  # None: TLS only (e.g. client certificates)
+    password: str | None = None
+
+    def _authorized(self, head: bytes) -> bool:
+        if self.username is None:
+            return True
+        expected = base64.b64encode(f"{self.username}:{self.password}".encode()).decode()
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"authorization":
+                return hmac.compare_digest(value.strip().decode("latin-1"), f"Basic {expected}")
+        return False
