@@ -13,7 +13,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from scorers.recall import OnlineRecall
 from scorers.records import ResponseVerdict, Verdict
 
-STAGES = ("decode", "claims", "evidence", "inference", "sink")
+STAGES = ("decode", "claims", "evidence", "inference", "guards", "sink")
 # decode/claims/evidence are per response (sub-millisecond to tens of ms); inference is one
 # scorer call for a whole batch and sink one bulk write (tens of ms to tens of seconds).
 STAGE_BUCKETS = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
@@ -51,7 +51,8 @@ class Metrics:
         self.context_conflicts = Counter("groundwatch_context_conflicts",
                                          "Pairs of retrieved chunks found contradicting each other.", registry=r)
         self.stage_seconds = Histogram("groundwatch_stage_seconds", "Time per stage: decode, claims and evidence "
-                                       "per response; inference per scorer batch; sink per bulk write.",
+                                       "per response; inference per scorer batch (guards: its guard share, also "
+                                       "counted in claims and inference); sink per bulk write.",
                                        ["stage"], buckets=STAGE_BUCKETS, registry=r)
         self.batch_size = Histogram("groundwatch_batch_size", "Pairs per NLI model batch.",
                                     buckets=BATCH_BUCKETS, registry=r)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from scorers.numbers import describe, passage_quantities, quantities
+from scorers.numbers import describe, passage_quantities, present, quantities
 from scorers.records import Check
 from scorers.schema import Citation, Passage
 from scorers.text import content_words
@@ -39,7 +39,7 @@ def number_check(claim: str, passages_quantities: set[tuple], derived: dict[floa
     claimed = quantities(claim)
     if not claimed:
         return None
-    missing = [q for q in claimed if not _present(q, passages_quantities)]
+    missing = [q for q in claimed if not present(q, passages_quantities)]
     shown = {q: _derivation(q, derived or {}) for q in missing}
     still = [q for q in missing if shown[q] is None]
     if still:
@@ -55,16 +55,6 @@ def _derivation(q: tuple, derived: dict[float, str]) -> str | None:
     if q[0] not in ("num", "pct"):
         return None
     return next((how for value, how in derived.items() if abs(value - q[1]) < 1e-9), None)
-
-
-def _present(q: tuple, available: set[tuple]) -> bool:
-    if q in available:
-        return True
-    if q[0] == "pct":
-        return ("num", q[1]) in available
-    if q[0] == "num":
-        return ("pct", q[1]) in available
-    return False
 
 
 def citation_check(claim: str, cited_ids: list[str], passages: list[Passage]) -> Check | None:

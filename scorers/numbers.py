@@ -111,6 +111,17 @@ def passage_quantities(texts: list[str]) -> set[tuple]:
     return out
 
 
+def present(q: tuple, available: set[tuple]) -> bool:
+    """A quantity is among the passages' quantities (a percentage matches the bare number and back)."""
+    if q in available:
+        return True
+    if q[0] == "pct":
+        return ("num", q[1]) in available
+    if q[0] == "num":
+        return ("pct", q[1]) in available
+    return False
+
+
 def describe(q: tuple) -> str:
     if q[0] == "date":
         return f"{q[1]:04d}-{q[2]:02d}-{q[3]:02d}"

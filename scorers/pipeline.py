@@ -118,7 +118,7 @@ class Scorer:
             arithmetic = None
             if reason is None:
                 start = time.perf_counter()
-                arithmetic = arithmetic_guard(claim.text, response.passages, self.config.guards)
+                arithmetic = arithmetic_guard(claim.text, response.passages, self.config.guards, available)
                 self._guard_seconds += time.perf_counter() - start
             if reason is None and self.config.free_checks:
                 raw = response.answer[claim.span[0]:claim.span[1]]

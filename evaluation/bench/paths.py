@@ -144,7 +144,58 @@ def groundwatch(spec: dict) -> dict:
     return out
 
 
+def guards(spec: dict) -> dict:
+    """The guard stage alone (scorers/guards), per claim, in this one process (pure Python: one core).
+
+    Per claim: evidence sentences of its first chunk, polarity and dropped condition over its top chunks
+    (BM25 order, no embedder), arithmetic over its passages. Timed twice over the same claims: with the
+    lemma and clause caches emptied first (cold), and again (warm: passages repeat across traffic).
+    CPU time (time.process_time), so other processes on a busy machine do not inflate it.
+    """
+    from config.scorer import ScorerConfig
+    from scorers.chunking import chunk_passages
+    from scorers.claims import decompose
+    from scorers.decorative import decorative_reason
+    from scorers.guards import clauses, lemmas, quantities
+    from scorers.guards.stage import arithmetic_guard, guard_claim
+    from scorers.numbers import passage_quantities
+    from scorers.retrieval import EvidenceIndex
+    from scorers.schema import parse_response
+
+    config = ScorerConfig()
+    work = []
+    for response in (parse_response(r) for r in spec["responses"]):
+        chunks = chunk_passages(list(response.passages), config.chunk_sentences, config.chunk_overlap)
+        index = EvidenceIndex(chunks, None)
+        contexts = {p.id: p.text for p in response.passages}
+        available = passage_quantities([p.text for p in response.passages])  # once per response, as the Scorer
+        for claim in decompose(response.answer):
+            if decorative_reason(claim.text) is None:
+                top = [c.chunks[0] for c in index.candidates(claim.text, config.top_k, 0)]
+                work.append((claim.text, response.passages, top, contexts, available))
+    lemmas.warmup()
+
+    def once() -> list[float]:
+        times = []
+        for text, passages, top, contexts, available in work:
+            start = time.process_time()  # CPU time of this process: the guard stage's own cost on one core
+            arithmetic_guard(text, passages, available=available)
+            guard_claim(text, top[:1], top, contexts)
+            times.append(time.process_time() - start)
+        return times
+
+    for cached in (lemmas.analyse, clauses.clauses_of, quantities.read):
+        cached.cache_clear()
+    cold = once()
+    warm = once()
+    ms = lambda xs: {"mean": 1000 * statistics.fmean(xs), "p50": 1000 * statistics.median(xs),  # noqa: E731
+                     "p99": 1000 * float(np.percentile(xs, 99))}
+    return {"claims": len(work), "seconds": sum(cold), "ms_per_claim": {"cold": ms(cold), "warm": ms(warm)},
+            "provider": "cpu", "precision": "-"}
+
+
 PATHS = {
+    "guards": guards,
     "groundwatch": groundwatch,
     "reference_loop": reference_loop,
     "cross_encoder": cross_encoder,

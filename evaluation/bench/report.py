@@ -16,6 +16,8 @@ def bench_tables(result: dict) -> str:
              f"({result['inputs']['responses_source']})", ""]
     rows = []
     for name, p in result["paths"].items():
+        if "ms_per_claim" in p:
+            continue
         if "error" in p:
             rows.append([name, "-", "-", "-", "-", "-", "-", "-", p["error"][:60]])
             continue
@@ -33,6 +35,12 @@ def bench_tables(result: dict) -> str:
                              digits=2),
                   f"latency per response (one at a time, conflicts on): p50 {lat['p50'] * 1000:.0f} ms, "
                   f"p99 {lat['p99'] * 1000:.0f} ms over {lat['n']}"]
+    guards = result["paths"].get("guards", {})
+    if "ms_per_claim" in guards:
+        t = guards["ms_per_claim"]
+        lines += ["", render(["guard stage (one core)", "claims", "mean ms/claim", "p50 ms", "p99 ms"],
+                             [[f"{kind} caches", guards["claims"], t[kind]["mean"], t[kind]["p50"], t[kind]["p99"]]
+                              for kind in ("cold", "warm")], digits=2)]
     lines += ["", render(["ratio", "value"], [[k, v] for k, v in result["ratios"].items()], digits=2)]
     lines += [f"note: {n}" for n in result["notes"]]
     return "\n".join(lines)

@@ -16,7 +16,7 @@ from evaluation.bench.child import MARKER
 from evaluation.bench.inputs import load_responses, pairs_of
 from evaluation.bench.machine import machine
 
-CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8")
+CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8", "guards")
 CUDA_PATHS = ("torch_cuda_fp16", "onnx_cuda_fp32")
 NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "torch_cuda_fp16", "onnx_cuda_fp32"}
 REFERENCE = "torch_fp32"  # probabilities of every path are compared with this one
@@ -109,7 +109,7 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
     reference = results.get(REFERENCE, {}).get("probs")
     paths = {}
     for name, r in results.items():
-        if "error" in r:
+        if "error" in r or "ms_per_claim" in r:  # the guard stage is timed per claim, not per pair
             paths[name] = r
             continue
         done = r.get("n_pairs", n_pairs)

@@ -55,6 +55,24 @@ class Clause:
         return source[self.start:self.end]
 
 
+def _first_words(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
+    out: dict[str, list] = {}
+    for phrase in phrases:
+        out.setdefault(phrase[0], []).append(phrase)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_BOUNDS = _first_words(NOT_NEGATION)
+_NEGATOR_PHRASES = _first_words(NEGATOR_PHRASES)
+
+
+def _phrase_at(tokens: tuple[Token, ...], i: int, by_first: dict) -> tuple[str, ...] | None:
+    tok = tokens[i]
+    candidates = by_first.get(tok.lemma, ()) + (by_first.get(tok.text.lower(), ()) if tok.text.lower() != tok.lemma
+                                                else ())
+    return next((p for p in candidates if _matches(tokens, i, p)), None)
+
+
 def _matches(tokens: tuple[Token, ...], i: int, phrase: tuple[str, ...]) -> bool:
     if i + len(phrase) > len(tokens):
         return False
@@ -79,11 +97,11 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
     for i, tok in enumerate(tokens):
         if i < skip_until:
             continue
-        bound = next((p for p in NOT_NEGATION if _matches(tokens, i, p)), None)
+        bound = _phrase_at(tokens, i, _BOUNDS)
         if bound:
             skip_until = i + len(bound)
             continue
-        phrase = next((p for p in NEGATOR_PHRASES if _matches(tokens, i, p)), None)
+        phrase = _phrase_at(tokens, i, _NEGATOR_PHRASES)
         if phrase:
             found.append(i)
             skip_until = i + len(phrase)

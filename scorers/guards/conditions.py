@@ -33,6 +33,9 @@ from scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 NAME = "dropped_condition"
 FLAG = "dropped_condition"
 _MARKERS = sorted(CONDITION_MARKERS, key=len, reverse=True)
+_MARKERS_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _phrase in _MARKERS:  # longest first within each first word
+    _MARKERS_BY_FIRST[_phrase[0]] = _MARKERS_BY_FIRST.get(_phrase[0], ()) + (_phrase,)
 _CONNECTORS = frozenset({"but", "and", "or", ",", "then"})
 _APPROVAL = APPROVAL_NOUNS | {"approval"}
 _ONLY_HEADS = frozenset({"for", "to", "on", "in", "with", "after", "when", "if", "once", "within", "at", "by",
@@ -66,7 +69,7 @@ def _span_text(sentence: str, tokens: tuple[Token, ...]) -> str:
 
 
 def _marker_at(tokens: tuple[Token, ...], i: int) -> tuple[str, ...] | None:
-    for phrase in _MARKERS:
+    for phrase in _MARKERS_BY_FIRST.get(tokens[i].lemma, ()):
         if i + len(phrase) <= len(tokens) and all(tokens[i + k].lemma == w for k, w in enumerate(phrase)):
             return phrase
     return None

@@ -10,6 +10,7 @@ can be shown, highlighted or traced without the chunk it came from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Protocol
 
 from scorers.guards.lemmas import Analysed, analyse, matched
@@ -43,11 +44,16 @@ class EvidenceSentence:
         return f"{self.passage_id}[{self.start}:{self.end}]"
 
 
+@lru_cache(maxsize=8192)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(sentence_spans(text))
+
+
 def chunk_sentences(chunks: Iterable[ChunkLike]) -> list[EvidenceSentence]:
     """Every sentence of the chunks once (overlapping chunks share sentences), in chunk order."""
     out, seen = [], set()
     for chunk in chunks:
-        for s, e in sentence_spans(chunk.text):
+        for s, e in _spans(chunk.text):
             key = (chunk.passage_id, chunk.start + s)
             if key not in seen:
                 seen.add(key)

@@ -140,24 +140,25 @@ def analyse(text: str) -> Analysed:
     return Analysed(text, tuple(out))
 
 
+@lru_cache(maxsize=65536)
+def _bases(lemma: str) -> tuple[str, ...]:
+    """What `lemma` would negate by a prefix: "unavailable" -> ("available",)."""
+    return tuple(lemma[len(p):] for p in NEGATING_PREFIXES if lemma.startswith(p) and len(lemma) - len(p) >= 4)
+
+
 def unprefixed(lemma: str, others: frozenset[str]) -> str | None:
     """The word `lemma` negates by a prefix when `others` has it ("unavailable" -> "available")."""
-    for prefix in NEGATING_PREFIXES:
-        rest = lemma[len(prefix):]
-        if lemma.startswith(prefix) and len(rest) >= 4 and rest in others:
-            return rest
-    return None
+    return next((base for base in _bases(lemma) if base in others), None)
+
+
+@lru_cache(maxsize=16384)
+def _prefixed(lemmas: frozenset[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((lemma, bases) for lemma in lemmas if (bases := _bases(lemma)))
 
 
 def matched(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
     """Lemmas two sets share, counting a prefix-negated word as its base ("unavailable" ~ "available")."""
-    shared = set(a & b)
-    for lemma in a - b:
-        base = unprefixed(lemma, b)
-        if base:
-            shared.add(base)
-    for lemma in b - a:
-        base = unprefixed(lemma, a)
-        if base:
-            shared.add(base)
-    return frozenset(shared)
+    shared = a & b
+    extra = [base for x, y in ((a, b), (b, a)) for lemma, bases in _prefixed(x) if lemma not in y
+             for base in bases if base in y][:]
+    return shared | frozenset(extra) if extra else shared

@@ -89,10 +89,10 @@ def _subject(clause: Clause):
 
 def same_names(claim: Clause, evidence: Clause, context: str) -> bool:
     """Names in the claim appear in the evidence's context, and the two do not name different things."""
-    context_lemmas = analyse(context).lemmas
-    claim_names, evidence_names = _names(claim.tokens), _names(evidence.tokens)
-    if claim_names - context_lemmas:
+    lowered = context.lower()
+    if any(t.text.lower() not in lowered for t in claim.tokens if t.capitalised and t.content):
         return False
+    claim_names, evidence_names = _names(claim.tokens), _names(evidence.tokens)
     return not (claim_names - evidence.lemmas and evidence_names - claim.lemmas)
 
 

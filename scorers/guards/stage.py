@@ -13,6 +13,7 @@ from typing import Iterable, Protocol
 from scorers.guards import arithmetic, conditions, polarity
 from scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
 from scorers.guards.result import GuardResult
+from scorers.numbers import passage_quantities, present, quantities
 from scorers.records import Check
 
 
@@ -48,9 +49,18 @@ def passage_sentences(passages: Iterable) -> list[EvidenceSentence]:
     return chunk_sentences(_Whole(p.id, p.text) for p in passages)
 
 
-def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn()) -> GuardResult | None:
+def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn(),
+                     available: set[tuple] | None = None) -> GuardResult | None:
+    """`available`: scorers.numbers.passage_quantities of the passages, when the caller has it; a claim
+    whose numbers are all there needs no arithmetic (and its passages no reading)."""
     if not switches.arithmetic:
         return None
+    passages = list(passages)
+    if available is None:
+        available = passage_quantities([p.text for p in passages])
+    claimed = quantities(claim)
+    if not claimed or all(present(q, available) for q in claimed):
+        return arithmetic.check(claim, [])  # nothing absent: only says so
     return arithmetic.check(claim, passage_sentences(passages))
 
 

@@ -24,6 +24,9 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     assert result["inputs"] == {"pairs": 16, "responses": 3, "responses_source": "synthetic policy responses"}
     paths = result["paths"]
     assert set(paths) >= {"groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8"}
+    guards = paths.pop("guards")  # the guard stage is timed per claim: no pairs
+    assert "error" not in guards and guards["claims"] > 0
+    assert guards["ms_per_claim"]["cold"]["mean"] > 0 and guards["ms_per_claim"]["warm"]["p99"] > 0
     for name, p in paths.items():
         assert "error" not in p, (name, p)
         assert p["pairs"] == (8 if name == "reference_loop" else 16), name
@@ -38,4 +41,5 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     assert {"groundwatch/reference_loop", "onnx_int8/torch_fp32", "context_conflicts time on/off"} <= set(
         result["ratios"])
     assert result["machine"]["cpu"]["usable_cores"] >= 1 and result["machine"]["threads"] == 1
-    assert "pairs/s" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "pairs/s" in printed and "guard stage (one core)" in printed
