@@ -155,7 +155,15 @@ class ConsumerSettings(_Section):
     max_inflight_responses: int = Field(256, ge=1)
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
-    shutdown_timeout_s: float = 30.0
+    # SIGTERM to exit, all of it: scoring, writes, commit, closing the clients (then a hard exit).
+    shutdown_timeout_s: float = Field(30.0, gt=0)
+    # On revoke the in-flight batch's writes are retried this long, then it is left to the new owner.
+    revoke_timeout_s: float = Field(15.0, gt=0)
+    # Liveness: the loop must poll at least this often (more than scorer.batch_deadline_s), and the
+    # model backend is asked for a health answer every health_interval_s, hung past health_timeout_s.
+    loop_stall_s: float = Field(300.0, gt=0)
+    health_interval_s: float = Field(30.0, gt=0)
+    health_timeout_s: float = Field(20.0, gt=0)
 
 
 class Settings(BaseSettings):
@@ -184,6 +192,11 @@ class Settings(BaseSettings):
                              f"kafka.max_poll_interval_ms ({self.kafka.max_poll_interval_ms} ms)")
         if self.scorer.future_timeout_s > self.scorer.batch_deadline_s:
             raise ValueError("scorer.future_timeout_s must not exceed scorer.batch_deadline_s")
+        if self.consumer.loop_stall_s <= self.scorer.batch_deadline_s:
+            raise ValueError(f"consumer.loop_stall_s ({self.consumer.loop_stall_s}) must exceed "
+                             f"scorer.batch_deadline_s ({self.scorer.batch_deadline_s}): scoring a batch is not a stall")
+        if self.consumer.revoke_timeout_s * 1000 > self.kafka.max_poll_interval_ms / 2:
+            raise ValueError("consumer.revoke_timeout_s must be at most half of kafka.max_poll_interval_ms")
         return self
 
     def masked(self) -> dict[str, Any]:

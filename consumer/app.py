@@ -1,12 +1,21 @@
 """The streaming job: poll -> decode -> score -> sink -> commit, one batch in flight.
 
-Delivery is at-least-once. Offsets are stored and committed only after the
-dead letters were acknowledged and every sink stored every document of the
-batch. While a sink fails, the assigned partitions are paused and the same
-batch is retried with capped backoff; polling goes on (paused) so the group
-keeps this member. Rebalance: on revoke, finish the batch if the sinks
-allow and commit it; on lost, drop it uncommitted. stop() (SIGTERM) ends
-polling, finishes the batch, commits and closes within shutdown_timeout_s.
+Delivery is at-least-once (consumer/checkpoint.py): offsets are stored and
+committed only after the dead letters were acknowledged and every sink stored
+every document of the batch. While a sink fails, the assigned partitions are
+paused and the same batch is retried with capped backoff; polling goes on
+(paused) so the group keeps this member.
+
+Rebalance: on revoke, the in-flight batch's writes are retried for up to
+consumer.revoke_timeout_s and, once written, its offsets are committed before
+the partitions go; if the sinks stay down that long, the batch is left
+uncommitted to the new owner, which replays it (the same ids: overwrites). On
+lost, nothing is committed. stop() (SIGTERM) ends polling; the batch in
+flight is scored, written and committed, and the consumer closed, all within
+consumer.shutdown_timeout_s (scoring is cut short and the batch left
+uncommitted if that time runs out).
+
+Health: every poll beats `health`; /healthz fails when the loop stops polling.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from scorers.deadline import Deadline
 log = get_logger(__name__)
 
 LAG_INTERVAL_S = 15.0
+CLOSE_RESERVE_S = 5.0  # of the shutdown time, kept for leaving the group and closing (at most a quarter)
 
 
 def _names(partitions) -> list[str]:
@@ -55,7 +65,8 @@ class StreamApp:
         self.limits = Limits(settings.scorer.max_record_bytes, settings.scorer.max_passages)
         self._backoff = Backoff(settings.consumer.sink_retry_initial_s, settings.consumer.sink_retry_max_s)
         self._stop = threading.Event()
-        self._deadline: float | None = None
+        self._deadline: float | None = None  # after stop(): scoring and writes end here
+        self._end: float | None = None       # after stop(): everything, closing included, ends here
         self._inflight: Batch | None = None
         self._scoring: Deadline | None = None  # the scorer's deadline while a batch is being scored
         self._paused = False
@@ -73,7 +84,9 @@ class StreamApp:
     def stop(self) -> None:
         """Ask the loop to finish its batch, commit and close (safe from a signal handler)."""
         if not self._stop.is_set():
-            self._deadline = time.monotonic() + self.settings.consumer.shutdown_timeout_s
+            timeout = self.settings.consumer.shutdown_timeout_s
+            self._end = time.monotonic() + timeout
+            self._deadline = self._end - min(CLOSE_RESERVE_S, timeout / 4)
             scoring = self._scoring
             if scoring is not None:  # scoring must not outlive the shutdown deadline either
                 scoring.tighten(self._deadline, "shutdown")
@@ -90,6 +103,7 @@ class StreamApp:
         try:
             while not self._stop.is_set():
                 messages = self._usable(self.consumer.consume(self.batch_size, self.settings.kafka.poll_timeout_s))
+                self.health.beat()
                 self._report_lag()
                 if messages:
                     clean = self._process(messages) and clean
@@ -103,9 +117,27 @@ class StreamApp:
         finally:
             self._inflight = None  # an unfinished batch must not be written by the revoke in close()
             self.health.stopping = True
-            self.consumer.close()
+            self._close_consumer()
             log.info("consumer_closed", batches=self._batches, clean=clean)
         return 0 if clean else 1
+
+    def shutdown_left(self) -> float | None:
+        """Seconds left of the shutdown deadline (None before stop())."""
+        return None if self._end is None else max(0.0, self._end - time.monotonic())
+
+    def _close_consumer(self) -> None:
+        """Leave the group and close; after stop(), no longer than the shutdown deadline allows."""
+        closer = threading.Thread(target=self._close_quietly, name="kafka-close", daemon=True)
+        closer.start()
+        closer.join(self.shutdown_left())
+        if closer.is_alive():
+            log.error("consumer_close_timed_out", timeout_s=self.settings.consumer.shutdown_timeout_s)
+
+    def _close_quietly(self) -> None:
+        try:
+            self.consumer.close()
+        except Exception as exc:  # noqa: BLE001 - closing is the last thing; say so and go on
+            log.warning("consumer_close_failed", error_class=type(exc).__name__)
 
     # -- one batch ------------------------------------------------------------
 
@@ -135,26 +167,34 @@ class StreamApp:
         return done or not batch.messages  # a batch emptied by a rebalance lost nothing
 
     def _deliver_with_retry(self, batch: Batch) -> bool:
-        self._backoff.reset()
+        """Write and commit the batch, retrying until done, its partitions gone or the shutdown deadline."""
+        def wait(delay: float) -> bool:
+            self._pause()
+            self._wait(delay)
+            # A revoke during the wait finished it, or every partition of it went to another member.
+            return not batch.committed and bool(batch.messages)
+
+        return self._retry(batch, self._backoff, None, wait) or batch.committed
+
+    def _retry(self, batch: Batch, backoff: Backoff, until: float | None, wait: Callable[[float], bool]) -> bool:
+        """checkpoint.attempt until it succeeds (True), or False at `until`, the shutdown deadline,
+        or when wait(delay) says the batch is no longer ours to write."""
+        backoff.reset()
         while True:
             try:
                 self.checkpoint.attempt(batch)
                 return True
             except SinkError as exc:
                 self.metrics.sink_failure(exc.sink, exc.reason)
-                if self._past_deadline():
-                    log.error("shutdown_leaves_batch_unwritten", sink=exc.sink, responses=len(batch))
+                ends = [t for t in (until, self._deadline) if t is not None]
+                left = min(ends) - time.monotonic() if ends else None
+                if left is not None and left <= 0:
+                    log.error("retry_time_out_leaves_batch_unwritten", sink=exc.sink, responses=len(batch))
                     return False
-                delay = self._backoff.next()
-                if self._deadline is not None:
-                    delay = min(delay, max(0.0, self._deadline - time.monotonic()))
+                delay = backoff.next() if left is None else min(backoff.next(), left)
                 log.warning("sink_failed", sink=exc.sink, reason=exc.reason, error=str(exc),
                             responses=len(batch), retry_in_s=round(delay, 2))
-                self._pause()
-                self._wait(delay)
-                if batch.committed:  # a revoke during the wait finished it
-                    return True
-                if not batch.messages:  # every partition of it went to another member
+                if not wait(delay):
                     return False
 
     # -- backpressure ---------------------------------------------------------
@@ -182,6 +222,7 @@ class StreamApp:
         while (left := end - time.monotonic()) > 0 and not self._past_deadline():
             self._pause()  # a rebalance may have brought new partitions, unpaused
             stray = self._usable(self.consumer.consume(self.batch_size, min(left, 0.5)))
+            self.health.beat()
             if stray:  # fetched before the pause took effect: read them again later
                 first: dict[tuple[str, int], int] = {}
                 for m in stray:
@@ -198,25 +239,38 @@ class StreamApp:
 
     def _on_assign(self, consumer, partitions) -> None:
         self._assigned = self._assigned | {(tp.topic, tp.partition) for tp in partitions}
-        self.health.assigned = True
+        self.health.assigned = True  # an empty assignment counts: a spare replica is ready
         log.info("partitions_assigned", partitions=_names(partitions))
 
     def _on_revoke(self, consumer, partitions) -> None:
+        """Finish the in-flight batch before its partitions go: write (retrying up to
+        consumer.revoke_timeout_s) and commit; if it cannot be written by then, leave it uncommitted."""
         revoked = {(tp.topic, tp.partition) for tp in partitions}
+        self.health.assigned = False
         batch = self._inflight
         if batch is not None and batch.prepared and not batch.committed and batch.partitions() & revoked:
-            try:
-                self.checkpoint.attempt(batch)
-            except SinkError as exc:
-                self.metrics.sink_failure(exc.sink, exc.reason)
-                log.warning("revoke_drops_unwritten", sink=exc.sink, partitions=_names(partitions))
+            until = time.monotonic() + self.settings.consumer.revoke_timeout_s
+            backoff = Backoff(self.settings.consumer.sink_retry_initial_s, self.settings.consumer.sink_retry_max_s)
+            if self._retry(batch, backoff, until, self._sleep):
+                log.info("revoke_finished_batch", responses=len(batch), partitions=_names(partitions))
+            else:
+                log.warning("revoke_leaves_batch_uncommitted", responses=len(batch), partitions=_names(partitions))
                 batch.drop(revoked)
         self._release(partitions)
         self._assigned = self._assigned - revoked
         log.info("partitions_revoked", partitions=_names(partitions))
 
+    def _sleep(self, seconds: float) -> bool:
+        """Wait inside a rebalance callback (no polling there; librdkafka's own thread heartbeats)."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            time.sleep(min(left, 0.5))
+            self.health.beat()
+        return True
+
     def _on_lost(self, consumer, partitions) -> None:
         lost = {(tp.topic, tp.partition) for tp in partitions}
+        self.health.assigned = False
         if self._inflight is not None:
             self._inflight.drop(lost)
         self._release(partitions)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from config.logs import get_logger
 from config.settings import Settings
@@ -16,6 +16,7 @@ from export.metrics import Metrics
 from export.metrics_server import Health
 from export.opensearch_sink import OpenSearchSink
 from export.retention import RetentionKeeper
+from scorers.health import ScheduledCheck
 from scorers.redaction import Redactor
 
 log = get_logger(__name__)
@@ -48,8 +49,12 @@ class Job:
     producer: object
     sinks: list
     keeper: RetentionKeeper | None = None  # template, alias, retention (and the sweep without ISM)
+    checks: list[ScheduledCheck] = field(default_factory=list)  # health probes on their own threads
 
     def close(self) -> None:
+        """Stop probes, close sinks, flush the producer: within what is left of the shutdown deadline."""
+        for check in self.checks:
+            check.stop()
         if self.keeper is not None:
             self.keeper.close()
         for sink in self.sinks:
@@ -57,7 +62,8 @@ class Job:
                 sink.close()
             except Exception as exc:  # noqa: BLE001 - closing the rest matters more
                 log.warning("sink_close_failed", sink=sink.name, error=type(exc).__name__)
-        self.producer.flush(5)
+        left = self.app.shutdown_left()
+        self.producer.flush(5.0 if left is None else min(5.0, left))
 
 
 def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_batch_done=None) -> Job:
@@ -79,4 +85,16 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
     app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
                     on_batch_done=on_batch_done)
-    return Job(app, producer, sinks.ordered(), keeper)
+    return Job(app, producer, sinks.ordered(), keeper, health_checks(settings, scorer, sinks.store, health))
+
+
+def health_checks(settings: Settings, scorer, store, health: Health) -> list[ScheduledCheck]:
+    """Liveness: the loop polls, the scorer answers (backend.health() on a schedule);
+    readiness: the verdict store answers. Started here, stopped by Job.close."""
+    c = settings.consumer
+    health.loop_stall_s = c.loop_stall_s
+    scoring = ScheduledCheck("scorer", scorer.health, c.health_interval_s, c.health_timeout_s).start()
+    storing = ScheduledCheck(store.name, store.reachable, c.health_interval_s, c.health_timeout_s).start()
+    health.liveness.append(scoring)
+    health.readiness.append(storing)
+    return [scoring, storing]

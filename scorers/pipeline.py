@@ -105,6 +105,11 @@ class Scorer:
     def close(self) -> None:
         self.batcher.close()
 
+    def health(self) -> bool:
+        """The batcher's thread runs and the backend scores a known pair (a probe: never raises;
+        may block if the model is stuck, so run it where a hang is measured: scorers/health.py)."""
+        return self.batcher._thread.is_alive() and self.backend.health()
+
     # -- stages ---------------------------------------------------------------
 
     def _claims_of(self, response: Response) -> list[_PreparedClaim]:

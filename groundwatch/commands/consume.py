@@ -18,6 +18,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from consumer import preflight
+    from consumer.shutdown import exit_after
     from consumer.wiring import build_job
     from export.metrics import Metrics
     from export.metrics_server import Health, MetricsServer
@@ -50,9 +51,12 @@ def run(args) -> int:
         job = build_job(settings, scorer, metrics, health)
 
         def on_signal(signum, _frame) -> None:
+            if job.app.shutdown_left() is not None:  # a second signal: the first one's deadline stands
+                return
             log.info("shutdown_requested", signal=signal.Signals(signum).name,
                      timeout_s=settings.consumer.shutdown_timeout_s)
             job.app.stop()
+            exit_after(settings.consumer.shutdown_timeout_s)  # the deadline covers the whole shutdown
 
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGINT, on_signal)

@@ -90,6 +90,15 @@ def test_probes_and_metrics_share_one_port(render) -> None:
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}
 
 
+def test_termination_grace_covers_the_shutdown_deadline(helm: str, render) -> None:
+    pod = _one(render("default"), "Deployment")["spec"]["template"]["spec"]
+    assert pod["terminationGracePeriodSeconds"] >= 30 + 5
+    for extra in (["--set", "terminationGracePeriodSeconds=20"],
+                  ["--set-json", 'settings.consumer={"shutdown_timeout_s": 58}']):
+        result = subprocess.run([helm, "template", "gw", str(CHART), *extra], capture_output=True, text=True)
+        assert result.returncode != 0 and "shutdown_timeout_s" in result.stderr
+
+
 def test_settings_and_secrets_reach_the_environment(render) -> None:
     manifests = render("default", "--set", "settings.scorer.tau_entailment=0.7",
                        "--set-json", "settings.scorer.max_record_bytes=2000000")

@@ -89,7 +89,8 @@ def test_rebalance_while_the_sink_is_down_hands_the_unwritten_batch_to_the_new_o
         kafka_bootstrap, opensearch_url, osmem_server, tiny_onnx):
     names = Names.fresh("rebalance")
     create_topics(kafka_bootstrap, names)
-    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=5)
+    # The revoke retries the writes for 3 s, then leaves the batch uncommitted to the new owner.
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=5, revoke_timeout_s=3)
     first = RunningConsumer.start(settings)
     second = None
     try:
@@ -116,3 +117,36 @@ def test_rebalance_while_the_sink_is_down_hands_the_unwritten_batch_to_the_new_o
     assert {i.split(":")[0] for i in ids} == {r["request_id"] for r in records}
     committed_by = [r for r in (first, second) if r.batches]
     assert sum(len(b) for r in committed_by for b in r.batches) == 5, "each message committed once"
+
+
+def test_revoke_finishes_and_commits_the_batch_in_flight_when_the_sink_comes_back_in_time(
+        kafka_bootstrap, opensearch_url, osmem_server, tiny_onnx):
+    """README: "on revoke the in-flight batch is finished and committed" (within consumer.revoke_timeout_s)."""
+    names = Names.fresh("revoke")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=5, revoke_timeout_s=30)
+    first = RunningConsumer.start(settings)
+    second = None
+    try:
+        wait_until(lambda: _assigned(first) == {0}, 30, "the first consumer to own the partition")
+        osmem_server.stop()
+        try:
+            records = produce_responses(kafka_bootstrap, names, 0, 5)
+            failures = first.metrics.sink_failures.labels("opensearch", "unavailable")
+            wait_until(lambda: failures._value.get() >= 2, 30, "the first consumer retrying")
+            second = RunningConsumer.start(settings)  # its join revokes the partition from the first
+            wait_until(lambda: not first.health.assigned, 30, "the revoke to begin")
+            assert committed(kafka_bootstrap, names) == {0: 0}
+        finally:
+            osmem_server.start()  # while the first is inside its revoke, retrying
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: 5}, 60, "committed by the revoke")
+        wait_until(lambda: len(_assigned(first)) + len(_assigned(second)) == 1, 30, "one owner")
+    finally:
+        for running in (first, second):
+            if running is not None:
+                assert running.stop() == 0
+
+    assert [m.offset() for b in first.batches for m in b.messages] == list(range(5)), "the first finished it"
+    assert second.batches == [], "the new owner had nothing to replay"
+    ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
+    assert sorted(i.split(":")[0] for i in ids) == sorted(r["request_id"] for r in records)

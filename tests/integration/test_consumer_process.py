@@ -110,3 +110,32 @@ def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, open
     assert events.index("shutdown_requested") < len(events) - 1
     log_text = log_path.read_text()
     assert "settings" in events and SECRET not in log_text and "**********" in log_text, "secrets masked"
+
+
+def test_sigterm_with_the_store_down_exits_within_the_shutdown_deadline_and_commits_nothing(
+        kafka_bootstrap, opensearch_url, osmem_server, tiny_onnx, tmp_path):
+    names = Names.fresh("sigterm-down")
+    create_topics(kafka_bootstrap, names)
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=BATCH, shutdown_timeout_s=4)
+    log_path = tmp_path / "consume.log"
+    process = _start(settings, log_path)
+    try:
+        wait_until(lambda: "consumer_started" in _events(log_path), 90, "the process to start")
+        osmem_server.stop()
+        try:
+            produce_responses(kafka_bootstrap, names, 0, BATCH)
+            wait_until(lambda: _events(log_path).count("sink_failed") >= 2, 60, "retries against the stopped store")
+            process.send_signal(signal.SIGTERM)
+            # The whole shutdown (retries, close) fits in shutdown_timeout_s; the hard exit is 2 s later.
+            code = process.wait(4 + 2 + 8)
+        finally:
+            osmem_server.start()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert code == 1, "exit 1: a batch was left unwritten (the next owner reads it again)"
+    assert committed(kafka_bootstrap, names) == {0: 0}
+    events = _events(log_path)
+    assert "retry_time_out_leaves_batch_unwritten" in events and events[-1] == "consumer_closed"
+    assert "consumer_close_timed_out" not in events, "part of the deadline is kept for closing"
