@@ -1,24 +1,24 @@
 """The narrow interface every NLI backend implements.
 
-Stages are separate (tokenize -> infer -> postprocess) so the batcher can
-measure token lengths before it forms a batch. Results come back by input
-position. The label order always comes from the model's config.json id2label.
+Stages are separate (tokenize -> infer -> postprocess), as in TEI and infinity:
+`tokenize` (pre-processing, scorers/nli/encoding.py) turns text pairs into
+PairEncodings once; the batcher measures their lengths, forms batches and hands
+the same encodings to `infer` (the core: pad, run the model, return logits);
+`postprocess` turns logits into NLIScores. Results come back by input position.
+The label order always comes from the model's config.json id2label.
 """
 
 from __future__ import annotations
 
-import copy
 import json
-import threading
 from abc import ABC, abstractmethod
 from pathlib import Path
 
 import numpy as np
 
 from scorers.errors import ModelLoadError
+from scorers.nli.encoding import Pair, PairEncoder, PairEncoding
 from scorers.records import NLIScores
-
-Pair = tuple[str, str]  # (premise, hypothesis)
 
 
 def read_label_order(model_dir: Path) -> dict[str, int]:
@@ -56,47 +56,46 @@ class NLIBackend(ABC):
             raise ModelLoadError(f"model directory {self.model_dir} does not exist")
         self.max_length = max_length
         self.labels = read_label_order(self.model_dir)
-        self._tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir))
-        self._local = threading.local()
-        if len(self._tokenizer) < 1000:
-            raise ModelLoadError(f"{self.model_dir}: tokenizer has {len(self._tokenizer)} tokens; files missing")
+        tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir))
+        if len(tokenizer) < 1000:
+            raise ModelLoadError(f"{self.model_dir}: tokenizer has {len(tokenizer)} tokens; files missing")
+        self.encoder = PairEncoder(tokenizer, max_length)
 
     @property
     def tokenizer(self):
-        # One copy per thread: a fast tokenizer used from two threads at once (the
-        # batcher's and the submitter's) fails with "RuntimeError: Already borrowed".
-        tok = getattr(self._local, "tokenizer", None)
-        if tok is None:
-            tok = self._local.tokenizer = copy.deepcopy(self._tokenizer)
-        return tok
+        return self.encoder.tokenizer  # this thread's copy
 
     @property
     def name(self) -> str:
         return self.model_dir.name
 
-    def token_lengths(self, pairs: list[Pair]) -> list[int]:
-        enc = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
-                             max_length=self.max_length)
-        return [len(ids) for ids in enc["input_ids"]]
+    def tokenize(self, pairs: list[Pair], windows: bool = False) -> list[list[PairEncoding]]:
+        """Pre-processing: each pair's encodings (one, or one per premise window when `windows`)."""
+        return self.encoder.encode(pairs, windows=windows)
 
-    def tokenize(self, pairs: list[Pair]) -> dict[str, np.ndarray]:
-        enc = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
-                             max_length=self.max_length, padding=True, return_tensors="np")
-        return {k: v.astype(np.int64) for k, v in enc.items()}
+    def features(self, batch: list[PairEncoding]) -> dict[str, np.ndarray]:
+        """The padded arrays of a batch (attention_mask 0 on padding): what the model runs on."""
+        return self.encoder.collate(batch)
 
     @abstractmethod
-    def infer(self, features: dict[str, np.ndarray]) -> np.ndarray:
-        """Logits, one row per pair, in the model's own label order."""
+    def infer(self, batch: list[PairEncoding]) -> np.ndarray:
+        """Core: logits, one row per encoding, in the model's own label order."""
 
     def postprocess(self, logits: np.ndarray) -> list[NLIScores]:
         probs = softmax(logits.astype(np.float64))
         e, n, c = self.labels["entailment"], self.labels["neutral"], self.labels["contradiction"]
         return [NLIScores(float(row[e]), float(row[n]), float(row[c])) for row in probs]
 
-    def predict(self, pairs: list[Pair]) -> list[NLIScores]:
-        if not pairs:
+    def predict(self, items: list[Pair] | list[PairEncoding]) -> list[NLIScores]:
+        """Scores by position for text pairs (tokenized here, truncated to the window) or for
+        encodings made earlier (the batcher's path: tokenized once, never again)."""
+        if not items:
             return []
-        return self.postprocess(self.infer(self.tokenize(pairs)))
+        if isinstance(items[0], PairEncoding):
+            batch = list(items)
+        else:
+            batch = [encs[0] for encs in self.tokenize(list(items))]
+        return self.postprocess(self.infer(batch))
 
     def warmup(self) -> None:
         self.predict([("The sky is blue.", "The sky has a colour.")])

@@ -4,6 +4,14 @@ Pairs from every claim of every response in flight are queued; the owner
 closes a batch on a token budget (padded cost = longest x items), a maximum
 item count or a maximum wait, sorts by length to cut padding, and resolves
 each submitter's future. When a batch fails, every item in it gets the error.
+
+The batcher owns the encodings: `submit` tokenizes each pair once
+(scorers/nli/encoding.py), cutting premises longer than the model window into
+overlapping token windows; the lengths that size the batches are those
+encodings' lengths, and the backend scores the same encodings. A pair's future
+resolves once all its windows are scored: the window with the highest
+entailment, with the highest contradiction of any window (a contradiction
+anywhere counts).
 """
 
 from __future__ import annotations
@@ -14,15 +22,46 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from scorers.nli.base import NLIBackend, Pair
+from scorers.nli.base import NLIBackend
+from scorers.nli.encoding import Pair, PairEncoding
 from scorers.records import NLIScores
 
 
 @dataclass
 class _Item:
-    pair: Pair
-    length: int
+    encoding: PairEncoding
     future: Future = field(default_factory=Future)
+
+    @property
+    def length(self) -> int:
+        return len(self.encoding)
+
+
+def combine_windows(scores: list[NLIScores]) -> NLIScores:
+    """One pair's score from its premise windows: best entailment, worst contradiction."""
+    best = max(scores, key=lambda s: s.entailment)
+    if len(scores) > 1:
+        best = NLIScores(best.entailment, best.neutral, max(s.contradiction for s in scores))
+    return best
+
+
+def _gather(pair_future: Future, window_futures: list[Future]) -> None:
+    """Resolve pair_future from its windows' futures (callbacks run on the batcher thread)."""
+    state = {"left": len(window_futures)}
+    lock = threading.Lock()
+
+    def done(_):
+        with lock:
+            state["left"] -= 1
+            if state["left"]:
+                return
+        try:
+            pair_future.set_result(combine_windows([wf.result() for wf in window_futures]))
+        except Exception as exc:  # noqa: BLE001 - a failed window fails the pair
+            pair_future.set_exception(exc)
+
+    for wf in window_futures:
+        wf.add_done_callback(done)
 
 
 @dataclass
@@ -49,14 +88,21 @@ class DynamicBatcher:
         self._thread.start()
 
     def submit(self, pairs: list[Pair]) -> list[Future]:
-        """Queue pairs; blocks when the queue is full (backpressure, never drops)."""
+        """Queue pairs, one future each; blocks when the queue is full (backpressure, never drops)."""
         if self._closed:
             raise RuntimeError("batcher is closed")
-        lengths = self.backend.token_lengths(pairs) if pairs else []
-        items = [_Item(p, n) for p, n in zip(pairs, lengths)]
-        for item in items:
-            self._queue.put(item)
-        return [i.future for i in items]
+        futures = []
+        for windows in self.backend.tokenize(pairs, windows=True) if pairs else []:
+            items = [_Item(e) for e in windows]
+            if len(items) == 1:
+                futures.append(items[0].future)
+            else:
+                pair_future: Future = Future()
+                _gather(pair_future, [i.future for i in items])
+                futures.append(pair_future)
+            for item in items:
+                self._queue.put(item)
+        return futures
 
     def predict(self, pairs: list[Pair]) -> list[NLIScores]:
         return [f.result() for f in self.submit(pairs)]
@@ -107,7 +153,7 @@ class DynamicBatcher:
         for batch in self._batches(items):
             start = time.perf_counter()
             try:
-                scores = self.backend.predict([i.pair for i in batch])
+                scores = self.backend.predict([i.encoding for i in batch])
             except Exception as exc:  # noqa: BLE001 - every waiter must learn of the failure
                 for item in batch:
                     item.future.set_exception(exc)

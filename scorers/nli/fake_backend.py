@@ -12,7 +12,8 @@ import re
 
 import numpy as np
 
-from scorers.nli.base import NLIBackend, Pair
+from scorers.nli.base import NLIBackend
+from scorers.nli.encoding import Pair, PairEncoding
 from scorers.records import NLIScores
 
 _WORD = re.compile(r"\w+")
@@ -30,9 +31,10 @@ class FakeBackend(NLIBackend):
     def name(self) -> str:
         return f"fake-{self.model_dir.name}"
 
-    def predict(self, pairs: list[Pair]) -> list[NLIScores]:
+    def predict(self, items: list[Pair] | list[PairEncoding]) -> list[NLIScores]:
         out = []
-        for premise, hypothesis in pairs:
+        for item in items:
+            premise, hypothesis = item.pair if isinstance(item, PairEncoding) else item
             hyp = _words(hypothesis)
             overlap = len(hyp & _words(premise)) / len(hyp) if hyp else 0.0
             entailment = 0.02 + 0.96 * overlap
@@ -40,5 +42,5 @@ class FakeBackend(NLIBackend):
             out.append(NLIScores(entailment, 1.0 - entailment - contradiction, contradiction))
         return out
 
-    def infer(self, features: dict[str, np.ndarray]) -> np.ndarray:
-        return np.zeros((len(features["input_ids"]), 3), dtype=np.float32)  # predict() never calls it
+    def infer(self, batch: list[PairEncoding]) -> np.ndarray:
+        return np.zeros((len(batch), 3), dtype=np.float32)  # predict() never calls it

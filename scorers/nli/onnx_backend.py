@@ -9,6 +9,7 @@ import numpy as np
 
 from scorers.errors import ModelLoadError
 from scorers.nli.base import NLIBackend
+from scorers.nli.encoding import PairEncoding
 
 
 def pick_providers(requested: str = "auto") -> list[str]:
@@ -44,8 +45,8 @@ class OnnxBackend(NLIBackend):
         self.precision = _precision(self.model_dir)
         self._inputs = {i.name for i in self.session.get_inputs()}
 
-    def infer(self, features: dict[str, np.ndarray]) -> np.ndarray:
-        feeds = {k: v for k, v in features.items() if k in self._inputs}
+    def infer(self, batch: list[PairEncoding]) -> np.ndarray:
+        feeds = {k: v for k, v in self.features(batch).items() if k in self._inputs}
         return self.session.run(None, feeds)[0]
 
 

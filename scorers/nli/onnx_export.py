@@ -108,9 +108,9 @@ def parity(checkpoint: Path, onnx_dir: Path, pairs: list[tuple[str, str]] | None
     pairs = pairs or PARITY_PAIRS
     backend = OnnxBackend(Path(onnx_dir), providers="cpu")
     model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint)).eval()
-    features = backend.tokenize(pairs)
+    batch = [encs[0] for encs in backend.tokenize(pairs)]
     with torch.no_grad():
-        ref = model(**{k: torch.from_numpy(v) for k, v in features.items()}).logits.numpy()
-    got = backend.infer(features)
+        ref = model(**{k: torch.from_numpy(v) for k, v in backend.features(batch).items()}).logits.numpy()
+    got = backend.infer(batch)
     p_ref, p_got = softmax(ref.astype(np.float64)), softmax(got.astype(np.float64))
     return Parity(float(np.abs(p_ref - p_got).max()), float((p_ref.argmax(1) == p_got.argmax(1)).mean()), len(pairs))

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from scorers.nli.base import NLIBackend
+from scorers.nli.encoding import PairEncoding
 
 
 class TorchBackend(NLIBackend):
@@ -25,8 +26,8 @@ class TorchBackend(NLIBackend):
         self.provider = self.device.type
         self.precision = "fp16" if fp16 and self.device.type == "cuda" else "fp32"
 
-    def infer(self, features: dict[str, np.ndarray]) -> np.ndarray:
+    def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         torch = self._torch
         with torch.inference_mode():
-            tensors = {k: torch.from_numpy(v).to(self.device) for k, v in features.items()}
+            tensors = {k: torch.from_numpy(v).to(self.device) for k, v in self.features(batch).items()}
             return self.model(**tensors).logits.float().cpu().numpy()

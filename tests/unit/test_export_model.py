@@ -25,11 +25,11 @@ def test_deberta_v2_exports_and_matches_pytorch(deberta, tmp_path, precision, to
     assert (out / "precision.txt").read_text().strip() == precision
     backend = OnnxBackend(out, providers="cpu")
     # Different lengths than the export's dummy input: relative positions must not be baked in.
-    features = backend.tokenize(PARITY_PAIRS)
+    batch = [encs[0] for encs in backend.tokenize(PARITY_PAIRS)]
     model = AutoModelForSequenceClassification.from_pretrained(str(deberta)).eval()
     with torch.no_grad():
-        reference = model(**{k: torch.from_numpy(v) for k, v in features.items()}).logits.numpy()
-    got = backend.infer(features)
+        reference = model(**{k: torch.from_numpy(v) for k, v in backend.features(batch).items()}).logits.numpy()
+    got = backend.infer(batch)
     assert np.abs(got - reference).max() < tolerance
     report = parity(deberta, out)
     assert report.n == len(PARITY_PAIRS) and report.max_abs_prob_diff < tolerance
@@ -43,7 +43,7 @@ def test_label_order_is_read_from_id2label(deberta, tmp_path):
     backend = OnnxBackend(out, providers="cpu")
     assert backend.labels == {"neutral": 0, "contradiction": 1, "entailment": 2}
     model = AutoModelForSequenceClassification.from_pretrained(str(deberta)).eval()
-    features = backend.tokenize(PARITY_PAIRS[:2])
+    features = backend.features([encs[0] for encs in backend.tokenize(PARITY_PAIRS[:2])])
     with torch.no_grad():
         probs = torch.softmax(model(**{k: torch.from_numpy(v) for k, v in features.items()}).logits, -1).numpy()
     scores = backend.predict(PARITY_PAIRS[:2])

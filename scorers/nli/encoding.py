@@ -1,0 +1,150 @@
+"""Pre-processing: (premise, claim) text pairs -> model inputs, each text tokenized once.
+
+The batcher owns this stage (TEI's router / infinity's `encode_pre`): it encodes
+every pair once, takes the token lengths from those encodings, and hands the
+same encodings to the backend's `infer`. Each distinct text of a call is
+tokenized once (a passage checked against five claims is tokenized once, not
+five times); pair inputs are assembled from the token ids with the tokenizer's
+own special-token template. A premise longer than the model window becomes
+overlapping token windows cut from its ids, each window one encoding.
+
+Truncation of a pair that does not fit (only when windows are off, or when the
+claim alone leaves less than MIN_WINDOW tokens for the premise) follows the
+fast tokenizer's `longest_first` exactly, so an encoding equals what
+`tokenizer(premise, claim, truncation="longest_first", max_length=...)` gives
+(tests/unit/test_nli_encoding.py checks this).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorers.errors import ModelLoadError
+
+Pair = tuple[str, str]  # (premise, hypothesis)
+
+MIN_WINDOW = 16      # below this many premise tokens per window, truncate instead of windowing
+WINDOW_SPARE = 4     # tokens kept free beside the claim in a window (special tokens + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class PairEncoding:
+    """One model input: token ids and segment ids of (premise or premise window, claim), unpadded."""
+
+    input_ids: tuple[int, ...]
+    token_type_ids: tuple[int, ...]
+    pair: Pair  # the text it encodes (premise window as a slice of the premise); never logged
+
+    def __len__(self) -> int:
+        return len(self.input_ids)
+
+
+def longest_first(n_first: int, n_second: int, limit: int) -> tuple[int, int]:
+    """Lengths kept of two sequences so that they fit `limit`: the tokenizers library's
+    `longest_first` (the shorter one stays whole when it fits in half, else each gets half)."""
+    if n_first + n_second <= limit:
+        return n_first, n_second
+    swap = n_first > n_second
+    a, b = (n_second, n_first) if swap else (n_first, n_second)
+    b = a if a > limit else max(a, limit - a)
+    if a + b > limit:
+        a = limit // 2
+        b = a + limit % 2
+    return (b, a) if swap else (a, b)
+
+
+class PairEncoder:
+    """Turns text pairs into PairEncodings for one tokenizer and model window."""
+
+    def __init__(self, tokenizer, max_length: int, window_overlap: float = 0.2):
+        self._tokenizer = tokenizer
+        self._local = threading.local()
+        self.max_length = max_length
+        self.overlap = window_overlap
+        self.specials = tokenizer.num_special_tokens_to_add(pair=True)
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+        self.input_names = tuple(tokenizer.model_input_names)
+        self._check_template()
+
+    @property
+    def tokenizer(self):
+        # One copy per thread: a fast tokenizer used from two threads at once (the
+        # batcher's and the submitter's) fails with "RuntimeError: Already borrowed".
+        tok = getattr(self._local, "tokenizer", None)
+        if tok is None:
+            tok = self._local.tokenizer = copy.deepcopy(self._tokenizer)
+        return tok
+
+    def _check_template(self) -> None:
+        """Assembling ids must give what the tokenizer gives for the pair, or we refuse the model."""
+        probe = ("Refunds are available within 30 days.", "You can get a refund.")
+        [[built]] = self.encode([probe], windows=False)
+        direct = self.tokenizer(*probe, truncation="longest_first", max_length=self.max_length)
+        types = direct.get("token_type_ids", [0] * len(direct["input_ids"]))
+        if list(built.input_ids) != direct["input_ids"] or list(built.token_type_ids) != types:
+            raise ModelLoadError(f"{type(self.tokenizer).__name__}: pair template cannot be rebuilt from token ids")
+
+    def _tokens(self, texts: list[str]) -> dict[str, tuple[list[int], list[tuple[int, int]]]]:
+        """Token ids and character offsets of each distinct text, from one batched tokenizer call."""
+        unique = list(dict.fromkeys(texts))
+        enc = self.tokenizer(unique, add_special_tokens=False, return_offsets_mapping=True)
+        return {t: (ids, offs) for t, ids, offs in zip(unique, enc["input_ids"], enc["offset_mapping"])}
+
+    def _assemble(self, first: list[int], second: list[int], pair: Pair) -> PairEncoding:
+        keep_a, keep_b = longest_first(len(first), len(second), self.max_length - self.specials)
+        a, b = first[:keep_a], second[:keep_b]
+        ids = self.tokenizer.build_inputs_with_special_tokens(a, b)
+        types = self.tokenizer.create_token_type_ids_from_sequences(a, b)
+        return PairEncoding(tuple(ids), tuple(types), pair)
+
+    def window_starts(self, n_premise: int, n_claim: int) -> tuple[list[int], int]:
+        """Start token of each premise window and the window size; one window (start 0) when it fits."""
+        budget = self.max_length - n_claim - WINDOW_SPARE
+        if n_premise <= budget or budget < MIN_WINDOW:
+            return [0], n_premise
+        stride = max(8, int(budget * (1 - self.overlap)))
+        starts = []
+        for start in range(0, n_premise, stride):
+            starts.append(start)
+            if start + budget >= n_premise:
+                break
+        return starts, budget
+
+    def encode(self, pairs: list[Pair], windows: bool = True) -> list[list[PairEncoding]]:
+        """One list of encodings per pair: the pair itself, or one per premise window."""
+        if not pairs:
+            return []
+        tokens = self._tokens([p for p, _ in pairs] + [c for _, c in pairs])
+        out = []
+        for premise, claim in pairs:
+            p_ids, p_offs = tokens[premise]
+            c_ids, _ = tokens[claim]
+            starts, size = self.window_starts(len(p_ids), len(c_ids)) if windows else ([0], len(p_ids))
+            if len(starts) == 1:
+                out.append([self._assemble(p_ids, c_ids, (premise, claim))])
+                continue
+            encs = []
+            for start in starts:
+                piece = p_offs[start:start + size]
+                text = premise[piece[0][0]:piece[-1][1]]
+                encs.append(self._assemble(p_ids[start:start + size], c_ids, (text, claim)))
+            out.append(encs)
+        return out
+
+    def collate(self, batch: list[PairEncoding]) -> dict[str, np.ndarray]:
+        """Pad to the longest encoding of the batch; padding is masked out (attention_mask 0)."""
+        width = max(len(e) for e in batch)
+        ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
+        types = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, e in enumerate(batch):
+            n = len(e)
+            ids[row, :n] = e.input_ids
+            types[row, :n] = e.token_type_ids
+            mask[row, :n] = 1
+        features = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        return {k: v for k, v in features.items() if k in self.input_names}
