@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from reports.summary import Summary
+from scorers.files import output_path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", "docs/*.md")
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         text = path.read_text(encoding="utf-8")
         fresh = update(text)
         if fresh != text:
-            path.write_text(fresh, encoding="utf-8")
+            output_path(path).write_text(fresh, encoding="utf-8")
             print(f"updated {path.relative_to(ROOT)}: {', '.join(blocks(text))}")
     return 0
 
