@@ -23,6 +23,14 @@ from evaluation.scored import Scored, Variant
 from evaluation.tables import render
 from scorers.thresholds import Thresholds
 
+
+def _nanmean(values) -> float:
+    """Mean of the defined values; NaN when none is (as np.nanmean, without its RuntimeWarning)."""
+    a = np.asarray(values, dtype=float)
+    a = a[~np.isnan(a)]
+    return float(a.mean()) if a.size else float("nan")
+
+
 TAU_GRID = tuple(round(0.30 + 0.025 * i, 3) for i in range(27))  # 0.30 .. 0.95
 
 
@@ -58,10 +66,10 @@ def window_rows(scored: list[Scored], base: Thresholds, top_ks: list[int], pair_
             tuned = []
             for tau in TAU_GRID:
                 static = replace(variant, thresholds=replace(base, tau_entailment=tau, mode="static"))
-                tuned.append((np.nanmean([_bal(*arrays(m, static)[:2]) for m in groups.values()]), tau))
+                tuned.append((_nanmean([_bal(*arrays(m, static)[:2]) for m in groups.values()]), tau))
             best, tau = max(tuned, key=lambda t: (t[0], -abs(t[1] - base.tau_entailment)))
-            row["mean_balanced_accuracy"] = float(np.nanmean([v["balanced_accuracy"] for v in row["sets"].values()]))
-            row["mean_auroc"] = float(np.nanmean([v["auroc"] if v["auroc"] is not None else np.nan
+            row["mean_balanced_accuracy"] = float(_nanmean([v["balanced_accuracy"] for v in row["sets"].values()]))
+            row["mean_auroc"] = float(_nanmean([v["auroc"] if v["auroc"] is not None else np.nan
                                                   for v in row["sets"].values()]))
             row["tuned"] = {"tau_entailment": tau, "mean_balanced_accuracy": float(best)}
             rows.append(row)
