@@ -11,17 +11,28 @@ class VerdictNotFound(LookupError):
     pass
 
 
-def trace(client, alias: str, request_id: str) -> str:
-    """The newest scorer version's explanation, then a line per older version stored."""
+def trace(client, alias: str, request_id: str, all_versions: bool = False) -> str:
+    """The newest scorer version's explanation, then a line per older version stored (its claim
+    verdicts tallied); with `all_versions`, every version explained in full, newest first."""
     docs = find_by_request_id(client, alias, request_id)
     if not docs:
         raise VerdictNotFound(f"no verdict for request_id {request_id!r} under {alias!r}")
+    if all_versions:
+        head = f"{len(docs)} scorer version{'s' if len(docs) != 1 else ''} of request {request_id}, newest first:"
+        return head + "\n" + "\n".join(_version_line(d) for d in docs) + "\n\n" + "\n\n".join(render(d) for d in docs)
     text = render(docs[0])
     if len(docs) > 1:
-        others = [f"  scorer {d.get('scorer_version')} (model {d.get('model')}), scored {d.get('scored_at')}"
-                  for d in docs[1:]]
+        others = [_version_line(d) for d in docs[1:]]
         text += f"\n\nalso stored, older scorer versions ({len(others)}):\n" + "\n".join(others)
     return text
+
+
+def _version_line(d: dict) -> str:
+    tally: dict[str, int] = {}
+    for claim in d.get("claims") or []:
+        tally[claim.get("verdict")] = tally.get(claim.get("verdict"), 0) + 1
+    claims = ", ".join(f"{n} {verdict}" for verdict, n in sorted(tally.items(), key=lambda x: str(x[0]))) or "no claims"
+    return f"  scorer {d.get('scorer_version')} (model {d.get('model')}), scored {d.get('scored_at')}: {claims}"
 
 
 def _matches(docs: list[dict], what: str, alias: str) -> str:

@@ -20,7 +20,6 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from config.scorer import ScorerConfig
-from scorers import SCORER_VERSION
 from scorers.checks import cited_ids_for, run_checks
 from scorers.chunking import Chunk, chunk_passages
 from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
@@ -42,6 +41,7 @@ from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
 from scorers.severity import severity
 from scorers.thresholds import Thresholds
+from scorers.version import scorer_version
 
 StageTimer = Callable[[str, float], None]
 
@@ -83,6 +83,8 @@ class Scorer:
         self.model = model_version(backend)
         self.combiner = (load_combiner(combiner_path(config.combiner_path, backend.model_dir), self.model)
                          if config.verdict_rule == "combiner" else None)
+        # Model + combiner + deciding settings (scorers/version.py): in every document id and verdict metric.
+        self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
         self.pairs = PairScorer(backend, self.batcher, self.model)
@@ -218,7 +220,7 @@ class Scorer:
                 contradiction=max((e.contradiction for e in evidence), default=0.0),
                 evidence=evidence, checks=checks, flags=flags, evidence_sentences=sentences))
         result = ResponseVerdict(
-            request_id=response.request_id, scorer_version=SCORER_VERSION, model=self.model,
+            request_id=response.request_id, scorer_version=self.version, model=self.model,
             scored_at=scored_at, timestamp=response.timestamp.isoformat() if response.timestamp else None,
             metadata=response.metadata.model_dump(exclude_none=True) if response.metadata else {},
             response=summarise(claims, list(response.passages)), claims=claims,

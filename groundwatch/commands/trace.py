@@ -10,6 +10,9 @@ def register(sub) -> None:
     p.add_argument("request_id", nargs="?", help="the request whose verdict to explain")
     p.add_argument("--claim", metavar="TEXT", help="instead: verdicts with a claim containing this phrase")
     p.add_argument("--passage-id", metavar="ID", help="instead: verdicts that retrieved or were judged on this passage")
+    p.add_argument("--all-versions", action="store_true",
+                   help="explain every scorer version stored for REQUEST_ID in full (default: the newest, "
+                        "then one line per older version)")
     p.add_argument("--limit", type=int, default=10, help="most verdicts shown for --claim / --passage-id (10)")
     p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
     p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
@@ -33,7 +36,7 @@ def run(args) -> int:
         elif args.passage_id:
             print(trace_passage(client, section.alias, args.passage_id, args.limit))
         else:
-            print(trace(client, section.alias, args.request_id))
+            print(trace(client, section.alias, args.request_id, args.all_versions))
     except VerdictNotFound as exc:
         return fail(str(exc))
     except VerdictStoreError as exc:

@@ -142,6 +142,15 @@ def opensearch(url: str) -> OpenSearch:
     return OpenSearch(hosts=[url], timeout=5, max_retries=0)
 
 
+def scorer_version_of(settings: Settings) -> str:
+    """The version a consumer with these settings writes into its document ids (scorers/version.py)."""
+    scorer = Scorer.from_config(settings.scorer)
+    try:
+        return scorer.version
+    finally:
+        scorer.close()
+
+
 def documents(url: str, alias: str) -> list[dict]:
     """Every hit under the alias (id and source)."""
     client = opensearch(url)

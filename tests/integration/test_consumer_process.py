@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from infra.server import free_port
-from scorers import SCORER_VERSION
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, settings_env,
-    settings_for, wait_until,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
+    settings_env, settings_for, wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -81,7 +80,7 @@ def test_killed_consumer_resumes_from_the_committed_offset_without_loss(
     assert running.committed_offsets() == list(range(at_kill, N)), "resumed exactly at the committed offset"
     ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
     assert len(ids) == len(set(ids)) == N, "a replayed batch overwrote its documents"
-    assert set(ids) == {f"{r['request_id']}:{SCORER_VERSION}" for r in sent}
+    assert set(ids) == {f"{r['request_id']}:{scorer_version_of(settings)}" for r in sent}
 
 
 def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, opensearch_url, tiny_onnx, tmp_path):

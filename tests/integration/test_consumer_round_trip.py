@@ -8,7 +8,6 @@ import pytest
 
 from export.opensearch_sink import OpenSearchSink
 from reports.verdict_store import find_by_request_id
-from scorers import SCORER_VERSION
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce_responses,
     read_topic, settings_for, wait_until,
@@ -34,7 +33,7 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
         assert running.stop() == 0
 
     docs = documents(opensearch_url, names.alias)
-    assert sorted(d["_id"] for d in docs) == sorted(f"{rid}:{SCORER_VERSION}" for rid in sent)
+    assert sorted(d["_id"] for d in docs) == sorted(f"{rid}:{running.scorer.version}" for rid in sent)
     for doc in docs:
         passage_ids = [p["id"] for p in sent[doc["request_id"]]["passages"]]
         assert doc["passage_ids"] == passage_ids

@@ -11,10 +11,9 @@ import time
 
 import pytest
 
-from scorers import SCORER_VERSION
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, settings_for,
-    wait_until,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
+    settings_for, wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -52,7 +51,7 @@ def test_sink_outage_pauses_retries_and_never_commits_past_what_was_written(
     docs = documents(opensearch_url, names.alias)
     ids = [d["_id"] for d in docs]
     assert len(ids) == len(set(ids)) == 10
-    assert sorted(ids) == sorted(f"{r['request_id']}:{SCORER_VERSION}" for r in after)
+    assert sorted(ids) == sorted(f"{r['request_id']}:{scorer_version_of(settings)}" for r in after)
     assert count_under(opensearch_url, names.alias) == 10
     # Every offset went through exactly one committed batch, in order: nothing skipped, nothing twice.
     assert running.committed_offsets() == list(range(20))

@@ -76,3 +76,41 @@ def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
     assert out.startswith("request Req-7  (scorer 1.1.0") and "scorer 0.9.0" in out
     assert [d["scorer_version"] for d in find_by_request_id(sink.client, name, "Req-7")] == ["1.1.0", "0.9.0"]
     sink.close()
+
+
+def test_versioned_scorers_coexist_a_replay_overwrites_and_trace_shows_every_version(
+        opensearch_url: str, tiny_onnx, capsys) -> None:
+    """Two real scorers (thresholds differ) write beside each other; the same scorer again overwrites."""
+    from config.scorer import ScorerConfig
+    from config.settings import OpenSearchSettings
+    from export.opensearch_sink import OpenSearchSink
+    from scorers.pipeline import Scorer
+    from scorers.schema import parse_response
+
+    response = parse_response({"request_id": "Req-v", "timestamp": "2025-02-01T10:00:00Z",
+                               "answer": "Orders ship within 2 business days.",
+                               "passages": [{"id": "p1", "text": "Orders ship within 2 business days."}]})
+    name = f"gw-versions-{uuid.uuid4().hex[:8]}"
+    sink = OpenSearchSink(OpenSearchSettings(url=opensearch_url, alias=name, index_prefix=name,
+                                             number_of_replicas=0))
+    versions = []
+    for config in (ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False),
+                   ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False, tau_entailment=0.5),
+                   ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False)):  # a replay of the first
+        scorer = Scorer.from_config(config)
+        try:
+            sink.write(scorer.score([response]))
+            versions.append(scorer.version)
+        finally:
+            scorer.close()
+    client = OpenSearch(hosts=[opensearch_url])
+    client.indices.refresh(index=f"{name}-*")
+    hits = client.search(index=name, body={"size": 10, "query": {"match_all": {}}})["hits"]["hits"]
+    assert versions[0] == versions[2] != versions[1]
+    assert sorted(h["_id"] for h in hits) == sorted(f"Req-v:{v}" for v in versions[:2])
+
+    assert main(["trace", "Req-v", "--all-versions", "--opensearch-url", opensearch_url, "--alias", name]) == 0
+    out = capsys.readouterr().out.partition("2 scorer versions of request Req-v, newest first:")[2]
+    assert out
+    assert all(out.count(f"scorer {v}") >= 2 for v in versions[:2])  # listed, then explained
+    sink.close()

@@ -1,0 +1,48 @@
+"""The scorer version: which model, combiner and deciding configuration produced a verdict.
+
+`scorer_version(config, model, combiner)` is `CODE+HASH`: the code version
+(`scorers.SCORER_VERSION`) and a 10-hex-digit sha256 prefix of the model
+(`name@digest`, as in verdict records), the combiner file's content (when
+`verdict_rule` is combiner) and every scorer setting that can change a verdict
+(thresholds, rule, evidence and chunking settings, guard switches, ...).
+Computed once when the scorer starts. It is part of each document id and a
+label on every verdict metric, so a replay with the same scorer overwrites its
+verdicts, a changed scorer writes new ones beside them, and alert baselines
+never compare two scorers.
+
+Settings that only change speed, limits or what is stored (batching, threads,
+providers, caps, deadlines, store_passages) are left out: they do not change
+a verdict. A new setting is deciding unless it is added to OPERATIONAL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from config.scorer import ScorerConfig
+from scorers import SCORER_VERSION
+
+OPERATIONAL = frozenset({
+    "model_dir", "backend", "providers", "threads",  # the model hash covers which model runs
+    "combiner_path",  # the combiner's content is hashed instead of its path
+    "max_batch_tokens", "max_batch_size", "max_wait_ms", "max_passages", "max_record_bytes",
+    "max_claims", "max_pairs", "batch_deadline_s", "future_timeout_s", "store_passages",
+})
+DIGITS = 10
+
+
+def deciding_settings(config: ScorerConfig) -> dict:
+    """The scorer settings a verdict depends on, as plain JSON data."""
+    return {k: v for k, v in sorted(config.model_dump(mode="json").items()) if k not in OPERATIONAL}
+
+
+def scorer_version(config: ScorerConfig, model: str, combiner: dict | None = None) -> str:
+    """`CODE+HASH`, stable across processes and machines for the same inputs.
+
+    `combiner` is the loaded combiner's `to_dict()` (None under the threshold rule).
+    """
+    payload = {"model": model, "combiner": combiner if config.verdict_rule == "combiner" else None,
+               "settings": deciding_settings(config)}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return f"{SCORER_VERSION}+{hashlib.sha256(text.encode()).hexdigest()[:DIGITS]}"
