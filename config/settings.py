@@ -133,6 +133,13 @@ class AlertSettings(_Section):
 class MetricsSettings(_Section):
     host: str = "0.0.0.0"
     port: int = 9108
+    # Verdict counters are labelled by scorer_version and app (export/metric_labels.py). label_apps: the apps
+    # to keep (others count as "other"); empty: the first max_apps seen. tenant / retriever become labels
+    # only when their allow-list is given.
+    label_apps: tuple[str, ...] = ()
+    max_apps: int = Field(50, ge=1)
+    label_tenants: tuple[str, ...] = ()
+    label_retrievers: tuple[str, ...] = ()
 
 
 class ServeSettings(_Section):

@@ -10,6 +10,8 @@ from typing import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from export.metric_labels import LabelPolicy
+
 from scorers.recall import OnlineRecall
 from scorers.records import ResponseVerdict, Verdict
 
@@ -28,6 +30,8 @@ SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # the scorer's stage that failed (scorers/errors.py ScoringError) or the cap or deadline exceeded.
 SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
                  "too_many_claims", "too_many_pairs", "deadline", "score")
+RESPONSE_VERDICTS = ("all_supported", "has_unsupported")
+SEVERITIES = ("high", "normal")  # scorers/severity.py
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 RESPONSE_FLAGS = ("off_topic", "stale_evidence")
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
@@ -36,12 +40,17 @@ DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_pa
 
 
 class Metrics:
-    def __init__(self, registry: CollectorRegistry | None = None):
+    def __init__(self, registry: CollectorRegistry | None = None, labels: LabelPolicy | None = None):
         self.registry = registry or CollectorRegistry()
         r = self.registry
+        # Verdict counters: by scorer_version and app (+ tenant, retriever when allow-listed), see metric_labels.py.
+        self.label_policy = labels or LabelPolicy()
+        extra = self.label_policy.names()
         self.responses = Counter("groundwatch_responses", "Responses scored, by whether every scored claim "
-                                 "was supported.", ["verdict"], registry=r)
-        self.claims = Counter("groundwatch_claims", "Claims, by verdict.", ["verdict"], registry=r)
+                                 "was supported.", ["verdict", *extra], registry=r)
+        self.claims = Counter("groundwatch_claims", "Claims, by verdict and severity.",
+                              ["verdict", "severity", *extra], registry=r)
+        self._primed: set[tuple[str, ...]] = set()
         self.dead_letters = Counter("groundwatch_dead_letters", "Messages sent to the dead-letter topic.",
                                     ["stage", "reason"], registry=r)
         self.sink_failures = Counter("groundwatch_sink_failures", "Failed sink writes (each is retried).",
@@ -88,10 +97,6 @@ class Metrics:
 
     def _start_at_zero(self) -> None:
         # Rate and increase() see a label set's first event only if the series existed at 0.
-        for verdict in ("all_supported", "has_unsupported"):
-            self.responses.labels(verdict)
-        for verdict in Verdict:
-            self.claims.labels(verdict.value)
         for stage in STAGES:
             self.stage_seconds.labels(stage)
         for stage, reasons in DEAD_LETTER_REASONS.items():
@@ -122,15 +127,34 @@ class Metrics:
 
     def scored(self, verdicts: Iterable[ResponseVerdict]) -> None:
         for v in verdicts:
-            self.responses.labels("all_supported" if v.response.all_supported else "has_unsupported").inc()
+            key = self.label_policy.values(v.scorer_version, v.metadata)
+            self._prime(key)
+            self.responses.labels("all_supported" if v.response.all_supported else "has_unsupported", *key).inc()
             for claim in v.claims:
-                self.claims.labels(claim.verdict.value).inc()
+                self.claims.labels(claim.verdict.value, claim.severity, *key).inc()
             if v.context_conflicts:
                 self.context_conflicts.inc(len(v.context_conflicts))
             if v.action is not None:
                 self.actions.labels(v.action.action, v.action.rule).inc()
             self._recall(v)
             self._signals(v)
+
+    def _prime(self, key: tuple[str, ...]) -> None:
+        # A (version, app, ...) seen for the first time gets every verdict and severity at 0, so ratios and
+        # the z-test see all of its series from its first scrape on.
+        if key in self._primed:
+            return
+        self._primed.add(key)
+        for verdict in RESPONSE_VERDICTS:
+            self.responses.labels(verdict, *key)
+        for verdict in Verdict:
+            for sev in SEVERITIES:
+                self.claims.labels(verdict.value, sev, *key)
+
+    def start_version_at_zero(self, scorer_version: str) -> None:
+        """The running scorer's series (allow-listed apps, or app "none"), present at 0 from start-up."""
+        for app in self.label_policy.apps or ("none",):
+            self._prime(self.label_policy.values(scorer_version, {"app": app}))
 
     def _signals(self, v: ResponseVerdict) -> None:
         for claim in v.claims:

@@ -20,6 +20,7 @@ def run(args) -> int:
     from consumer import preflight
     from consumer.shutdown import exit_after
     from consumer.wiring import build_job
+    from export.metric_labels import LabelPolicy
     from export.metrics import Metrics
     from export.metrics_server import Health, MetricsServer
     from scorers.errors import ModelLoadError
@@ -34,7 +35,7 @@ def run(args) -> int:
         log.error("preflight_failed", service=exc.service, reason=exc.reason)
         return fail(str(exc))
 
-    metrics, health = Metrics(), Health()
+    metrics, health = Metrics(labels=LabelPolicy.from_settings(settings.metrics)), Health()
     server = MetricsServer(metrics.registry, health, settings.metrics.host, settings.metrics.port)
     log.info("metrics_listening", host=server.host, port=server.port)
     try:
@@ -43,6 +44,7 @@ def run(args) -> int:
         except ModelLoadError as exc:
             return fail(str(exc))
         scorer.backend.warmup()
+        metrics.start_version_at_zero(scorer.version)
         metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model)
         health.model_loaded = True
         log.info("model_loaded", model=scorer.model, provider=scorer.backend.provider,

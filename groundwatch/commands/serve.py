@@ -21,6 +21,7 @@ def register(sub) -> None:
 def run(args) -> int:
     import uvicorn
 
+    from export.metric_labels import LabelPolicy
     from export.metrics import Metrics
     from scorers.errors import ModelLoadError
     from serve.app import create_app
@@ -37,12 +38,13 @@ def run(args) -> int:
     log = get_logger("groundwatch.serve")
     log.info("settings", **settings.masked())
 
-    metrics = Metrics()
+    metrics = Metrics(labels=LabelPolicy.from_settings(settings.metrics))
     try:
         scorer = build_scorer(settings, stage_timer=metrics.observe_stage, on_batch=metrics.observe_nli_batch)
     except ModelLoadError as exc:
         return fail(str(exc))
     scorer.backend.warmup()
+    metrics.start_version_at_zero(scorer.version)
     metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model,
                       getattr(scorer.backend, "fallback", "none"))
     if scorer.policy is not None:

@@ -70,8 +70,10 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
         sink.close()
 
     # Metrics count what was scored.
-    assert running.metrics.responses.labels("all_supported")._value.get() + \
-        running.metrics.responses.labels("has_unsupported")._value.get() == N
+    responses = [sample for family in running.metrics.registry.collect() if family.name == "groundwatch_responses"
+                 for sample in family.samples if sample.name == "groundwatch_responses_total"]
+    assert sum(sample.value for sample in responses) == N
+    assert {sample.labels["scorer_version"] for sample in responses} == {running.scorer.version}
     assert running.batches and all(len(b) <= 5 for b in running.batches)
     assert running.committed_offsets() == list(range(N))
 

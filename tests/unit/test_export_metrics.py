@@ -14,7 +14,7 @@ from export.metrics_server import Health, MetricsServer
 from scorers.records import ContextConflict, Verdict
 from tests.unit.verdicts import claim, verdict
 
-ALLOWED_LABELS = {"verdict", "stage", "reason", "sink", "provider", "precision", "model", "k", "source",
+ALLOWED_LABELS = {"verdict", "severity", "scorer_version", "app", "tenant", "retriever", "stage", "reason", "sink", "provider", "precision", "model", "k", "source",
                   "topic", "partition", "le", "fallback", "action", "rule", "endpoint", "status", "outcome", "flag"}
 
 
@@ -40,10 +40,14 @@ def test_verdicts_counted_by_response_and_claim_verdict():
                 conflicts=[ContextConflict(["p1", "p2"], ["a", "b"], 0.9, 0)]),
     ])
     s = _samples(m)
-    assert s[("groundwatch_responses_total", (("verdict", "all_supported"),))] == 1
-    assert s[("groundwatch_responses_total", (("verdict", "has_unsupported"),))] == 1
-    assert s[("groundwatch_claims_total", (("verdict", "SUPPORTED"),))] == 2
-    assert s[("groundwatch_claims_total", (("verdict", "NOT_ENOUGH_INFO"),))] == 0  # present from the start
+    key = (("app", "shop"), ("scorer_version", "0.1.0"))
+    assert s[("groundwatch_responses_total", key[:1] + key[1:] + (("verdict", "all_supported"),))] == 1
+    assert s[("groundwatch_responses_total", key + (("verdict", "has_unsupported"),))] == 1
+    assert s[("groundwatch_claims_total", key[:1] + (("scorer_version", "0.1.0"), ("severity", "normal"),
+                                                     ("verdict", "SUPPORTED")))] == 2
+    # every verdict and severity of a new (version, app) is present at 0 from its first verdict on
+    assert s[("groundwatch_claims_total", key[:1] + (("scorer_version", "0.1.0"), ("severity", "high"),
+                                                     ("verdict", "NOT_ENOUGH_INFO")))] == 0
     assert s[("groundwatch_context_conflicts_total", ())] == 1
     # gold p1 is first, p2 second: recall@1 = 0.5, recall@3 = 1.0 over the two responses
     assert s[("groundwatch_recall_at_k", (("k", "1"), ("source", "online")))] == 0.5
@@ -94,9 +98,38 @@ def test_http_port_serves_metrics_health_and_readiness():
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(base + "/readyz", timeout=5)
         body = urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()
-        assert 'groundwatch_claims_total{verdict="CONTRADICTED"} 0.0' in body
+        assert 'groundwatch_dead_letters_total{reason="not_json",stage="decode"} 0.0' in body
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(base + "/nope", timeout=5)
         assert missing.value.code == 404
     finally:
         server.close()
+
+
+def test_app_tenant_and_retriever_labels_stay_bounded():
+    from export.metric_labels import LabelPolicy
+
+    m = Metrics(labels=LabelPolicy(max_apps=2, tenants=("acme",), retrievers=("bm25", "hybrid")))
+    for i, (app, tenant, retriever) in enumerate([("shop", "acme", "bm25"), ("help", "globex", "knn"),
+                                                  ("spam-1", None, "hybrid"), ("spam-2", "acme", "bm25"),
+                                                  ("shop", "acme", "bm25")]):
+        m.scored([verdict([claim(0, Verdict.SUPPORTED, severity="high")], request_id=f"r-{i}",
+                          metadata={k: v for k, v in (("app", app), ("tenant", tenant), ("retriever", retriever)) if v})])
+    seen = {dict(pairs)["app"] for (name, pairs) in _samples(m) if name == "groundwatch_responses_total"}
+    assert seen == {"shop", "help", "other"}  # the first two apps, then "other"
+    s = _samples(m)
+    rows = {(d["app"], d["tenant"], d["retriever"]): v for (name, pairs), v in s.items()
+            if name == "groundwatch_claims_total" and (d := dict(pairs))["verdict"] == "SUPPORTED"
+            and d["severity"] == "high" and v}
+    assert rows == {("shop", "acme", "bm25"): 2, ("help", "other", "other"): 1, ("other", "none", "hybrid"): 1,
+                    ("other", "acme", "bm25"): 1}
+
+
+def test_allow_listed_apps_and_the_running_version_start_at_zero():
+    from export.metric_labels import LabelPolicy
+
+    m = Metrics(labels=LabelPolicy(apps=("shop", "help")))
+    m.start_version_at_zero("0.1.0+abc")
+    m.scored([verdict([claim(0, Verdict.SUPPORTED)], metadata={"app": "unlisted"})])
+    apps = {dict(pairs)["app"] for (name, pairs) in _samples(m) if name == "groundwatch_responses_total"}
+    assert apps == {"shop", "help", "other"}
