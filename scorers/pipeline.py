@@ -30,6 +30,7 @@ from scorers.decorative import decorative_reason
 from scorers.deadline import Deadline
 from scorers.errors import DeadlineExceeded, ScoringError
 from scorers.guards.arithmetic import derived_values
+from scorers.guards.lemmas import warmup as lemma_warmup
 from scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from scorers.nli.base import NLIBackend
 from scorers.nli.batcher import DynamicBatcher
@@ -39,6 +40,7 @@ from scorers.policy import ActionPolicy
 from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
+from scorers.signals import add_signals
 from scorers.severity import severity
 from scorers.thresholds import Thresholds
 from scorers.version import scorer_version
@@ -75,7 +77,8 @@ def model_version(backend: NLIBackend) -> str:
 
 class Scorer:
     def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
-                 stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None):
+                 stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None,
+                 corpus=None, corpus_settings=None):
         self.config = config
         self.backend = backend
         self.embedder = embedder
@@ -92,8 +95,15 @@ class Scorer:
         self._claims = ClaimCache()
         self._timer = stage_timer or (lambda stage, seconds: None)
         self.policy = policy  # decides each verdict's action (scorers/policy.py); None: no action recorded
+        # Per-claim lookups in the knowledge base (scorers/corpus_check.py); None: off (the default)
+        self.corpus = None
+        if corpus is not None:
+            from scorers.corpus_check import CorpusChecker
+
+            self.corpus = CorpusChecker(corpus, corpus_settings, self.pairs, self.thresholds, embedder, config)
         # Guard time of the current `score` call; reported as stage "guards" (also inside "claims" and "inference").
         self._guard_seconds = 0.0
+        lemma_warmup()  # the guards' tokenizer and lemma table load here, not on the first response
 
     @classmethod
     def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
@@ -282,11 +292,12 @@ class Scorer:
               deadline: Deadline | None = None) -> list[ResponseVerdict | ScoringError]:
         """Verdicts by input position; a response that fails gets a ScoringError in its place.
 
-        `deadline` bounds every wait for model results (default: a new one from the config's
-        batch_deadline_s and future_timeout_s); a response whose results are late gets a
-        DeadlineExceeded, results already in are still used.
+        `deadline` bounds every wait for model results; a response whose results are late gets
+        a DeadlineExceeded, results already in are still used. Online callers (the consumer,
+        `serve`) pass `Deadline.from_config(config)`; offline commands (score, eval, bench) pass
+        none and wait for every result, however busy the machine.
         """
-        deadline = deadline if deadline is not None else Deadline.from_config(self.config)
+        deadline = deadline if deadline is not None else Deadline(None)
         prepared: list[_Prepared | ScoringError] = []
         for response in responses:
             try:
@@ -333,6 +344,9 @@ class Scorer:
         self._timer("inference", time.perf_counter() - start)
         self._timer("guards", self._guard_seconds)
         self._guard_seconds = 0.0
+        start = time.perf_counter()
+        add_signals(out, responses, self.config, embedder=self.embedder, corpus=self.corpus, deadline=deadline)
+        self._timer("signals", time.perf_counter() - start)
         if self.policy is not None:
             for verdict in out:
                 if isinstance(verdict, ResponseVerdict):

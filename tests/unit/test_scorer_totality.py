@@ -149,15 +149,17 @@ def test_an_expired_batch_deadline_still_uses_results_already_in(scorer):
     assert all(isinstance(o, (ResponseVerdict, DeadlineExceeded)) for o in out)
 
 
-def test_the_default_deadline_comes_from_the_config(make_scorer):
+def test_offline_scoring_waits_for_every_result_and_online_callers_pass_the_config_deadline(make_scorer):
     scorer = make_scorer(batch_deadline_s=7.0, future_timeout_s=3.0)
     seen = []
     original = scorer._verdict
 
     def verdict(p, scored_at, deadline):
-        seen.append((round(deadline.remaining()), deadline.future_s))
+        remaining = deadline.remaining()
+        seen.append((None if remaining is None else round(remaining), deadline.future_s))
         return original(p, scored_at, deadline)
 
     scorer._verdict = verdict
     scorer.score([_response()])
-    assert seen == [(7, 3.0)]
+    scorer.score([_response()], deadline=Deadline.from_config(scorer.config))
+    assert seen == [(None, None), (7, 3.0)]
