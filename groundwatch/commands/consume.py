@@ -45,7 +45,8 @@ def run(args) -> int:
             return fail(str(exc))
         scorer.backend.warmup()
         metrics.start_version_at_zero(scorer.version)
-        metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model)
+        metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model,
+                          getattr(scorer.backend, "fallback", "none"))
         health.model_loaded = True
         log.info("model_loaded", model=scorer.model, provider=scorer.backend.provider,
                  precision=scorer.backend.precision)

@@ -7,8 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
+from config.logs import get_logger
 from scorers.errors import ModelLoadError
 from scorers.nli.base import NLIBackend
+
+log = get_logger(__name__)
+CUDA = "CUDAExecutionProvider"
 from scorers.nli.encoding import PairEncoding
 
 
@@ -40,14 +44,35 @@ class OnnxBackend(NLIBackend):
         # One session serves every batch: use the cores we have, no oversubscription.
         options.intra_op_num_threads = threads or max(1, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), options, providers=pick_providers(providers))
+        chosen = pick_providers(providers)
+        self.session = ort.InferenceSession(str(path), options, providers=chosen)
         self.provider = self.session.get_providers()[0].replace("ExecutionProvider", "").lower()
+        self.fallback = provider_fallback(providers, chosen, self.session.get_providers())
         self.precision = _precision(self.model_dir)
         self._inputs = {i.name for i in self.session.get_inputs()}
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         feeds = {k: v for k, v in self.features(batch).items() if k in self._inputs}
         return self.session.run(None, feeds)[0]
+
+
+def provider_fallback(requested: str, chosen: list[str], active: list[str]) -> str:
+    """Why the session runs on the CPU although CUDA could have been used: none, cuda_unavailable
+    (this onnxruntime build has no CUDA provider) or cuda_failed (the provider did not start, e.g.
+    no driver or CUDA libraries). Logged, and a label of groundwatch_model_info; an explicit
+    providers=cuda that ends on the CPU is an error, not a fallback."""
+    if requested == "cpu":
+        return "none"
+    if CUDA not in chosen:
+        log.info("onnx_provider_fallback", provider="cpu", reason="cuda_unavailable", requested=requested)
+        return "cuda_unavailable"
+    if active[0] == CUDA:
+        return "none"
+    if requested == "cuda":
+        raise ModelLoadError(f"CUDA provider requested but the session started on {active[0]} "
+                             "(driver, CUDA or cuDNN libraries missing?)")
+    log.warning("onnx_provider_fallback", provider="cpu", reason="cuda_failed", requested=requested)
+    return "cuda_failed"
 
 
 def _precision(model_dir: Path) -> str:
