@@ -153,7 +153,9 @@ class ServeSettings(_Section):
     max_batch_items: int = Field(64, ge=1)  # responses in one /v1/check:batch request
     max_batch_responses: int = Field(32, ge=1)  # responses scored together in one scorer call
     max_queue: int = Field(1024, ge=1)  # responses waiting for the scorer; beyond it requests get 503
-    collect_wait_ms: float = Field(0.0, ge=0)  # extra wait for company before a scorer call (0: take what is queued)
+    # Under concurrent load (the previous scorer call had company) wait this long for more requests
+    # before a call; a lone client never waits (serve/collector.py).
+    collect_wait_ms: float = Field(20.0, ge=0)
     publish: bool = False  # also write each verdict to OpenSearch and the alerts topic, like the consumer
     publish_queue: int = Field(10_000, ge=1)  # verdicts waiting to be published; beyond it they are dropped
 

@@ -188,5 +188,24 @@ def _audit_corpora(data: list[dict]) -> str:
                            "document issues"], rows)
 
 
+@figure("serve-loadtest", Source("docs/figures/serve-loadtest.json",
+                                 "OUT=docs/figures/serve-loadtest.json infra/loadtest.sh 1,2,4,8,16 30"))
+def _serve_loadtest(data: list[dict]) -> str:
+    report = data[0]
+    rows, base = report["rows"], report["rows"][0]["throughput_rps"]
+    table = markdown_table(
+        ["concurrency", "answered (200)", "errors", "throughput req/s", "vs 1", "p50 ms", "p95 ms", "p99 ms",
+         "responses per scorer call", "pairs per model batch", "server CPU ms per response"],
+        [[r["concurrency"], r["ok"], r["errors"], f"{r['throughput_rps']:.2f}",
+          f"{r['throughput_rps'] / base:.2f}x" if base else "-", f"{r['p50_ms']:.0f}", f"{r['p95_ms']:.0f}",
+          f"{r['p99_ms']:.0f}", f"{r['responses_per_call']:.1f}", f"{r['pairs_per_model_batch']:.1f}",
+          f"{r['server_cpu_ms_per_response']:.0f}"]
+         for r in rows])
+    start, end = report["load_average_start"], report["load_average_end"]
+    return (f"{table}\n\n{report['duration_s']:.0f} s recorded per level after {report['warmup_s']:.0f} s of "
+            f"warm-up; {report['pinning']}; machine with {report['cpus']} CPUs, load average (1 min) "
+            f"{start[0]:.1f} at the start and {end[0]:.1f} at the end.")
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,10 +1,14 @@
 """One owner thread scores what concurrent requests queued, in one scorer call.
 
 Requests submit a response and get a future; the owner takes everything
-queued (up to `max_batch` responses, optionally waiting `wait_ms` for more
-once the first arrived) and calls `scorer.score` once, so the claims of many
-requests share the NLI batcher's model batches and one embedding call. While
-one call runs the next requests queue, so the batch grows with the load. The
+queued (up to `max_batch` responses) and calls `scorer.score` once, so the
+claims of many requests share the NLI batcher's model batches and one
+embedding call. While one call runs the next requests queue, so the batch
+grows with the load. Under concurrent load (the previous call had more than
+one response, or requests arrived while it ran) the owner waits up to
+`wait_ms` for more after the first: clients answered together come back a
+few milliseconds apart, and two clients would otherwise take turns with one
+response per call. A lone client never waits. The
 queue is bounded: a full queue refuses (Overloaded) instead of buffering
 without limit. A request that gave up (its future cancelled) is skipped; when
 a call fails, every future in it gets the error.
@@ -46,6 +50,7 @@ class Collector:
         self._on_batch = on_batch or (lambda responses, seconds: None)
         self._closed = False
         self.calls = 0
+        self._concurrent = False  # the last call had company, or requests queued while it ran
         self._thread = threading.Thread(target=self._run, name="serve-collector", daemon=True)
         self._thread.start()
 
@@ -79,7 +84,7 @@ class Collector:
         if first is None:
             return [], True
         items, stop = [first], False
-        until = time.monotonic() + self.wait
+        until = time.monotonic() + (self.wait if self._concurrent else 0.0)
         while len(items) < self.max_batch:
             left = until - time.monotonic()
             try:
@@ -98,6 +103,7 @@ class Collector:
             live = [i for i in items if i.future.set_running_or_notify_cancel()]
             if live:
                 self._score(live)
+            self._concurrent = len(live) > 1 or self._queue.qsize() > 0
             if stop:
                 return
 

@@ -160,7 +160,7 @@ def test_deadline_is_capped_by_the_server_setting():
 
 
 def test_concurrent_requests_share_one_scorer_call():
-    client, service, scorer = _client()
+    client, service, scorer = _client(deadline_s=60)  # a busy test machine must not turn waits into 504s
     scorer.gate.clear()
     with ThreadPoolExecutor(8) as pool:
         futures = [pool.submit(client.post, "/v1/check", json={**RECORD, "request_id": f"r-{i}"}) for i in range(8)]
@@ -220,7 +220,7 @@ def test_scoring_error_is_500_with_the_on_error_action():
 
 
 def test_full_queue_is_503():
-    client, service, scorer = _client(max_queue=1)
+    client, service, scorer = _client(max_queue=1, deadline_s=60)
     scorer.gate.clear()
     with ThreadPoolExecutor(4) as pool:
         first = pool.submit(client.post, "/v1/check", json=RECORD)
@@ -286,3 +286,30 @@ def test_publisher_gets_scored_verdicts_and_retries_then_drops():
     assert good.written == ["r-1"] and flaky.written == ["r-1"] and dead.written == []
     text = client.get("/metrics").text
     assert 'groundwatch_sink_failures_total{reason="dropped",sink="memory"} 1.0' in text
+
+
+def test_collector_waits_for_company_only_under_concurrent_load():
+    from scorers.schema import parse_response
+    from serve.collector import Collector
+
+    scorer = FakeScorer()
+    collector = Collector(scorer, max_batch=8, wait_ms=300)
+    response = parse_response(RECORD)
+    collector.submit(response).result(5)  # alone: no wait
+    assert scorer.calls == [1]
+    scorer.gate.clear()
+    scorer.entered.clear()
+    first = collector.submit(response)
+    assert scorer.entered.wait(5)
+    pair = [collector.submit(response), collector.submit(response)]  # queue behind the held call
+    scorer.gate.set()
+    for f in [first, *pair]:
+        f.result(5)
+    assert scorer.calls == [1, 1, 2]
+    # The last call had company: the next one waits up to 300 ms for a second request.
+    lead = collector.submit(response)
+    time.sleep(0.1)
+    late = collector.submit(response)
+    lead.result(5), late.result(5)
+    assert scorer.calls == [1, 1, 2, 2]
+    collector.close()
