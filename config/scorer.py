@@ -53,6 +53,12 @@ class ScorerConfig(BaseModel):
     guards: GuardsConfig = GuardsConfig()
     context_conflicts: bool = True
     store_passages: bool = True  # keep passage text in verdict records for evidence traces
+    # Response signals (scorers/signals.py): a supporting passage older than another source giving the same
+    # entity-attribute key a different value; an answer whose embedding is far from the question's.
+    stale_evidence: bool = True
+    off_topic: bool = True  # needs use_embeddings and a question in the response
+    off_topic_threshold: float = Field(0.2, ge=-1, le=1)  # cosine; calibrated: python -m evaluation.relevance
+    off_topic_min_words: int = Field(4, ge=0)  # shorter answers ("Delhi") are not judged: no relevance record
     max_batch_tokens: int = 8192
     max_batch_size: int = 64
     max_wait_ms: float = 5.0

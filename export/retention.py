@@ -160,7 +160,11 @@ def init_store(client, settings: OpenSearchSettings, now: datetime | None = None
 def _policy_body(answer: dict) -> tuple:
     """What decides retention in a stored or a new policy (the server adds ids and timestamps)."""
     p = answer.get("policy", {})
-    states = [(s.get("name"), repr(s.get("actions")), repr(s.get("transitions"))) for s in p.get("states", [])]
+    # The server fills in defaults (each action's `retry`, template timestamps): compare what we set.
+    states = [(s.get("name"),
+               tuple(sorted(k for a in s.get("actions", []) for k in a if k not in ("retry", "timeout"))),
+               tuple((t.get("state_name"), repr(t.get("conditions"))) for t in s.get("transitions", [])))
+              for s in p.get("states", [])]
     templates = [tuple(t.get("index_patterns", [])) for t in p.get("ism_template") or []]
     return p.get("default_state"), tuple(states), tuple(templates)
 

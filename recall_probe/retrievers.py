@@ -31,18 +31,21 @@ class _OpenSearchRetriever:
     def __init__(self, client, index: str, id_field: str = "_id"):
         self.client, self.index, self.id_field = client, index, id_field
 
-    def _search(self, query: dict, k: int) -> list[str]:
+    def hits(self, query: dict, k: int, source: list[str] | bool = False) -> list[dict]:
+        """The raw hits of one search, best first, with `source` fields of _source."""
         from opensearchpy.exceptions import ConnectionError, TransportError
 
-        body = {"size": k, "query": query,
-                "_source": False if self.id_field == "_id" else [self.id_field]}
         try:
-            hits = self.client.search(index=self.index, body=body)["hits"]["hits"]
+            return self.client.search(index=self.index, body={"size": k, "query": query, "_source": source}
+                                      )["hits"]["hits"]
         except ConnectionError as exc:
             raise RetrieverError(f"OpenSearch unreachable: {exc.error}") from None
         except TransportError as exc:
             raise RetrieverError(f"OpenSearch refused the search on {self.index!r}: "
                                  f"{exc.status_code} {exc.info or exc.error}") from None
+
+    def _search(self, query: dict, k: int) -> list[str]:
+        hits = self.hits(query, k, False if self.id_field == "_id" else [self.id_field])
         if self.id_field == "_id":
             return [hit["_id"] for hit in hits]
         return [str(hit["_source"][self.id_field]) for hit in hits]
@@ -53,8 +56,11 @@ class OpenSearchBM25(_OpenSearchRetriever):
         super().__init__(client, index, id_field)
         self.field = field
 
+    def query(self, text: str) -> dict:
+        return {"match": {self.field: text}}
+
     def ranked_ids(self, probe: Probe, k: int) -> list[str]:
-        return self._search({"match": {self.field: probe.query}}, k)
+        return self._search(self.query(probe.query), k)
 
 
 class OpenSearchKNN(_OpenSearchRetriever):
@@ -70,8 +76,11 @@ class OpenSearchKNN(_OpenSearchRetriever):
             raise RetrieverError(f"line {probe.line}: no query_vector and no embedding model")
         return [float(x) for x in self.embed([probe.query])[0]]
 
+    def query(self, vector: Sequence[float], k: int) -> dict:
+        return {"knn": {self.vector_field: {"vector": [float(x) for x in vector], "k": k}}}
+
     def ranked_ids(self, probe: Probe, k: int) -> list[str]:
-        return self._search({"knn": {self.vector_field: {"vector": self._vector(probe), "k": k}}}, k)
+        return self._search(self.query(self._vector(probe), k), k)
 
 
 class Hybrid:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
 from reports.rates import Rate, clustered_rate, simple_rate
+from reports.signals import signal_counts
 from reports.verdict_store import VerdictFilter, scored_at
 from scorers.times import parse_time
 
@@ -91,6 +92,7 @@ class Report:
     buckets: list[Bucket] = field(default_factory=list)
     severity: dict[str, dict] = field(default_factory=dict)
     top_passages: list[dict] = field(default_factory=list)
+    signals: dict[str, dict] = field(default_factory=dict)  # reports/signals.py
 
     def to_dict(self) -> dict:
         return {
@@ -102,6 +104,7 @@ class Report:
             "severity": {s: {"claims": d["claims"], "faithfulness": d["faithfulness"].to_dict()}
                          for s, d in self.severity.items()},
             "top_failing_passages": self.top_passages,
+            "signals": self.signals,
         }
 
 
@@ -171,4 +174,4 @@ def build_report(records: Iterable[dict], f: VerdictFilter = VerdictFilter(), bu
     filters = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in vars(f).items() if v}
     return Report(filters, len(chosen), {v: counts.get(v, 0) for v in VERDICTS}, overall, bucket,
                   time_buckets(chosen, bucket, rhos), severity_breakdown(chosen),
-                  top_failing_passages(chosen, top))
+                  top_failing_passages(chosen, top), signal_counts(chosen))

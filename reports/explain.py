@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import textwrap
 
+from reports.signals import corpus_lines, relevance_lines, stale_lines
 from scorers.sentences import sentence_spans
 
 WIDTH = 100
@@ -28,6 +29,7 @@ def render(record: dict, color: bool = False) -> str:
              f"all claims supported: {'yes' if r['all_supported'] else 'NO'}; "
              f"response score (min entailment) {r['score']:.2f}; "
              f"high-severity unsupported claims: {r['high_severity_unsupported']}"]
+    lines += relevance_lines(record)
     passages = {p.get("id"): p for p in record.get("passages", [])}
     n_passages = len(record.get("passage_ids", []))
     for c in record["claims"]:
@@ -39,6 +41,7 @@ def render(record: dict, color: bool = False) -> str:
                      f"(contradiction {conflict['contradiction']:.2f}, about claim {conflict['claim_index'] + 1}):")
         for s in conflict["sentences"]:
             lines.append(f"    {textwrap.shorten(s, 200)!r}")
+    lines += stale_lines(record)
     return _paint("\n".join(lines), color)
 
 
@@ -55,6 +58,7 @@ def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:
         lines.append(_check(check, width))
     if c.get("flags"):
         lines.append(f"  flags: {', '.join(c['flags'])}")
+    lines += corpus_lines(c)
     sentences = _evidence_sentences(c)
     if sentences:
         lines.append("  evidence sentences:")

@@ -11,6 +11,7 @@ from html import escape
 
 from reports.data import CLAIM_RATES, RESPONSE_RATE, TITLES, VERDICTS, Report
 from reports.rates import Rate
+from reports.signals import signals_html
 from reports.svg_charts import COLOURS, bar_chart, rate_chart, stacked_bars
 
 LINE_COLOURS = {"faithfulness": COLOURS["SUPPORTED"], "contradiction": COLOURS["CONTRADICTED"],
@@ -108,6 +109,10 @@ def render_html(report: Report, title: str = "groundwatch faithfulness report") 
 {mix}
 <h2>By severity</h2>
 {_severity(report)}
+<h2>Signals</h2>
+<p class="note">Off-topic answers, stale evidence, and what the knowledge base says about claims the logged
+passages left unsupported (when corpus lookups are on).</p>
+{signals_html(report.signals)}
 <h2>Top failing passages</h2>
 <p class="note">Passages of the decisive premise behind claims that were contradicted or not supported.</p>
 {_passages(report)}

@@ -45,6 +45,11 @@ def build_scorer(settings: Settings, **kwargs):
 
     if settings.policy.enabled:
         kwargs.setdefault("policy", ActionPolicy(settings.policy))
+    if settings.corpus.enabled:  # per-claim lookups in the knowledge base (off by default)
+        from recall_probe.corpus import build_corpus
+
+        kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
+        kwargs.setdefault("corpus_settings", settings.corpus)
     return Scorer.from_config(settings.scorer, **kwargs)
 
 

@@ -91,7 +91,10 @@ class _Transport:
         if method == "GET":
             if self.policy is None:
                 raise NotFoundError(404, "status_exception", {"error": {"reason": "Policy not found"}})
-            return {**self.policy, "_seq_no": 3, "_primary_term": 1}
+            stored = {"policy": {**self.policy["policy"], "policy_id": "gw", "states": [
+                {**state, "actions": [{**a, "retry": {"count": 3}} for a in state["actions"]]}
+                for state in self.policy["policy"]["states"]]}}  # as the server returns it
+            return {**stored, "_id": "gw", "_seq_no": 3, "_primary_term": 1}
         if method == "PUT":
             self.policy = body
             return {}
