@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scorers.guards.lemmas import Analysed, Token, analyse
-from scorers.guards.lexicon import (CLAUSE_BREAKS, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION, SCOPE_WORDS,
-                                    SUBORDINATORS)
+from scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
+from scorers.guards.lexicon import (CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION,
+                                    SCOPE_WORDS, SUBORDINATORS)
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",
@@ -105,12 +105,16 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
         if phrase:
             found.append(i)
             skip_until = i + len(phrase)
+        elif tok.lemma in NEGATIVE_IMPLICATIVES and i + 1 < len(tokens) and tokens[i + 1].text.lower().endswith("ing"):
+            found.append(i)  # "the SDK stops collecting IP addresses"
         elif tok.lemma in NEGATORS:
             if tok.lemma == "non" and not (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "‑")):
                 continue
             if tok.lemma == "nor" and (neither or len(found) > 0):
                 continue  # "neither ... nor" and "not ... nor" negate once
             found.append(i)
+        elif tok.content and negative_adjective(tok.lemma):
+            found.append(i)  # "uncommon", "impossible": so "not uncommon" is even, a litotes
         else:
             continue
         if any(_relative(tokens, k) for k in range(i)):

@@ -224,7 +224,10 @@ def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = No
         return (len(c.lemmas & want), len(c.content & claim_content))
 
     k = max(range(len(clauses)), key=lambda n: weight(clauses[n]))
-    main = clauses[k].content & claim_content
+    # What the condition restricts: the key clause, or when the key sits in a condition itself
+    # ("If it is down for more than 48 hours, we credit ..."), the main clause it leads to.
+    head = next((n for n in range(k, len(clauses)) if not clauses[n].subordinate), k)
+    main = clauses[head].content & claim_content
     found: list[Condition] = []
     for clause in _relevant(clauses, k):
         if clause is clauses[k] and key_lemmas:

@@ -42,22 +42,27 @@ def _pipeline():
     from spacy.lookups import load_lookups
 
     tokenizer = spacy.blank("en").tokenizer
-    table = load_lookups("en", ["lemma_lookup", "lemma_index"])
-    index = table.get_table("lemma_index")
-    return tokenizer, table.get_table("lemma_lookup"), frozenset(index["verb"]), frozenset(index["noun"])
+    return tokenizer, load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+
+
+@lru_cache(maxsize=1)
+def _adjectives() -> frozenset[str]:
+    from spacy.lookups import load_lookups
+
+    return frozenset(load_lookups("en", ["lemma_index"]).get_table("lemma_index")["adj"])
+
+
+def negative_adjective(lemma: str) -> bool:
+    """An adjective negated by its prefix ("uncommon", "impossible", "invalid"): its base is an adjective
+    in spaCy's lemma index. After "not" it makes a litotes: "not uncommon" is positive."""
+    if lemma in ANTONYMS:  # "disable" is the opposite of "enable", not a negated "able"
+        return False
+    return any(base in _adjectives() for base in _bases(lemma))
 
 
 def warmup() -> None:
     """Load the tokenizer and tables now instead of on the first claim."""
     _pipeline()
-
-
-def is_verb(lemma: str) -> bool:
-    return lemma in _pipeline()[2]
-
-
-def is_noun(lemma: str) -> bool:
-    return lemma in _pipeline()[3]
 
 
 def lemma_of(word: str) -> str:

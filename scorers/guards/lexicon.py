@@ -14,6 +14,8 @@ NEGATORS = frozenset({"not", "never", "no", "none", "nobody", "nothing", "nowher
                       "non"})
 # Multi-token negators: the phrase flips polarity once.
 NEGATOR_PHRASES = (("no", "longer"), ("fail", "to"))
+# Verbs that negate the -ing verb after them ("stops collecting" = does not collect).
+NEGATIVE_IMPLICATIVES = frozenset({"stop", "cease", "quit", "discontinue"})
 # Phrases that contain a negator but negate no predicate: numeric bounds and focus particles.
 NOT_NEGATION = (
     ("no", "more", "than"), ("no", "less", "than"), ("no", "later", "than"), ("no", "earlier", "than"),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from scorers.guards.clauses import Clause, clauses_of
 from scorers.guards.evidence import EvidenceSentence, align
-from scorers.guards.lemmas import analyse, matched, unprefixed
+from scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
 from scorers.guards.lexicon import ANTONYMS, SCOPE_WORDS
 from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
 from scorers.guards.sameness import same_thing
@@ -49,7 +49,7 @@ def _flips(clause: Clause, other: Clause) -> list[str]:
     for tok in clause.tokens:
         if tok.lemma in ANTONYMS and ANTONYMS[tok.lemma] in other_canon and tok.lemma not in other_lemmas:
             out.append(tok.text)
-        elif unprefixed(tok.lemma, other_lemmas):
+        elif unprefixed(tok.lemma, other_lemmas) and not negative_adjective(tok.lemma):  # those are negators
             out.append(tok.text)
     return out
 
@@ -70,7 +70,7 @@ def _negation_scopes_shared(clause: Clause, shared: frozenset[str]) -> bool:
         return True
     first = clause.negators[0]
     return any(ANTONYMS.get(t.lemma, t.lemma) in shared or unprefixed(t.lemma, shared)
-               for t in clause.tokens[first + 1:] if t.content)
+               for t in clause.tokens[first:] if t.content)  # from the negator: "unavailable" scopes itself
 
 
 def _names(tokens) -> set[str]:

@@ -85,6 +85,14 @@ def test_conditions_of_another_conjunct_or_role_nouns_do_not_fire(claim, passage
     assert not run(claim, passage).fired
 
 
+def test_a_condition_holding_the_key_number_is_kept_when_the_claim_restates_it():
+    passage = ("If the line is down for more than 72 hours, the provider credits £5 for each day of the outage. "
+               "Credits appear on the next bill.")
+    assert not run("Once the line has been out for over 72 hours, the provider pays £5 per day.", passage).fired
+    dropped = run("The provider credits £5 for each day of an outage.", passage)
+    assert dropped.fired and dropped.found["conditions"][0]["kind"] == "conditional"
+
+
 def test_claims_without_key_content_are_not_checked():
     result = run("Your password is managed by your identity provider.", SSO)
     assert not result.fired and "no number" in result.detail

@@ -37,6 +37,8 @@ def run(claim, *texts):
     ("Add-ons are refundable after purchase.", "Add-ons are non-refundable after purchase."),
     ("Managers approve every expense report.", "Managers never approve expense reports themselves."),
     ("Exports include deleted projects.", "Exports include no deleted projects."),
+    ("The agent collects crash reports.", "The agent stopped collecting crash reports in March."),  # implicative
+    ("Late cancellations are common.", "Late cancellations are uncommon."),
 ])
 def test_negated_predicate_contradicts(claim, evidence):
     result = run(claim, "The office opens at 8 am.", evidence)
@@ -63,6 +65,10 @@ def test_negated_predicate_contradicts(claim, evidence):
     ("Not only admins but also members can create projects.", "Members can create projects."),
     ("Payments are due no later than the 5th of the month.", "Payments are due by the 5th of the month."),
     ("Neither SMS nor email codes are accepted.", "SMS codes are not accepted, and email codes are not accepted."),
+    ("It is not unusual for the queue to grow during the Monday import.",                       # litotes
+     "The queue usually grows during the Monday import."),
+    ("When tracking is off, the app stops recording locations.", "When tracking is off, the app does not record "
+     "locations."),
 ])
 def test_same_polarity_or_different_scope_does_not_fire(claim, evidence):
     result = run(claim, evidence)
