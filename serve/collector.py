@@ -11,7 +11,10 @@ few milliseconds apart, and two clients would otherwise take turns with one
 response per call. A lone client never waits. The
 queue is bounded: a full queue refuses (Overloaded) instead of buffering
 without limit. A request that gave up (its future cancelled) is skipped; when
-a call fails, every future in it gets the error.
+a call fails, every future in it gets the error. Each call runs under the
+scorer's own deadline mechanism (scorers/deadline.py) until the latest
+deadline of its requests: model results later than that come back as
+DeadlineExceeded for their response, and the owner moves on.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from config.logs import get_logger
+from scorers.deadline import Deadline
 from scorers.schema import Response
 
 log = get_logger(__name__)
@@ -36,14 +40,15 @@ class Overloaded(RuntimeError):
 @dataclass
 class _Item:
     response: Response
+    expires: float | None = None  # monotonic time the request's deadline passes; None: no limit
     future: Future = field(default_factory=Future)
-    queued_at: float = field(default_factory=time.monotonic)
 
 
 class Collector:
     def __init__(self, scorer, max_batch: int = 32, max_queue: int = 1024, wait_ms: float = 0.0,
-                 on_batch: Callable[[int, float], None] | None = None):
+                 on_batch: Callable[[int, float], None] | None = None, future_s: float | None = None):
         self.scorer = scorer
+        self.future_s = future_s  # the scorer's per-result limit (scorer.future_timeout_s)
         self.max_batch = max_batch
         self.wait = wait_ms / 1000.0
         self._queue: queue.Queue[_Item | None] = queue.Queue(maxsize=max_queue)
@@ -61,11 +66,11 @@ class Collector:
     def depth(self) -> int:
         return self._queue.qsize()
 
-    def submit(self, response: Response) -> Future:
+    def submit(self, response: Response, deadline_s: float | None = None) -> Future:
         """A future of the response's ResponseVerdict (or ScoringError); Overloaded when full."""
         if self._closed:
             raise Overloaded("shutting down")
-        item = _Item(response)
+        item = _Item(response, None if deadline_s is None else time.monotonic() + deadline_s)
         try:
             self._queue.put_nowait(item)
         except queue.Full:
@@ -109,8 +114,10 @@ class Collector:
 
     def _score(self, items: list[_Item]) -> None:
         start = time.perf_counter()
+        ends = [i.expires for i in items]
+        seconds = None if None in ends else max(0.0, max(ends) - time.monotonic())
         try:
-            results = self.scorer.score([i.response for i in items])
+            results = self.scorer.score([i.response for i in items], deadline=Deadline(seconds, self.future_s))
         except Exception as exc:  # noqa: BLE001 - every waiter must learn of the failure
             log.error("serve_score_failed", responses=len(items), error_class=type(exc).__name__)
             for item in items:

@@ -60,8 +60,10 @@ class CheckService:
         self.policy = policy
         self.max_record_bytes, self.max_passages = limits
         self.publisher = publisher
+        config = getattr(scorer, "config", None)
         self.collector = Collector(scorer, settings.max_batch_responses, settings.max_queue,
-                                   settings.collect_wait_ms, on_batch=lambda n, s: metrics.observe_serve_batch(n))
+                                   settings.collect_wait_ms, on_batch=lambda n, s: metrics.observe_serve_batch(n),
+                                   future_s=getattr(config, "future_timeout_s", None))
         self.model_loaded = False
         self.stopping = False
 
@@ -103,7 +105,7 @@ class CheckService:
         futures: list[Future | Outcome] = []
         for response in responses:
             try:
-                futures.append(self.collector.submit(response))
+                futures.append(self.collector.submit(response, deadline.remaining()))
             except Overloaded as exc:
                 futures.append(Outcome(503, {"request_id": response.request_id, "error": "overloaded",
                                              "message": str(exc)}))

@@ -37,10 +37,12 @@ class FakeScorer:
         self.gate = threading.Event()
         self.gate.set()
         self.entered = threading.Event()  # a call has started (and may be held by the gate)
+        self.deadlines = []  # the scorers.deadline.Deadline each call got
         self.calls: list[int] = []
         self.fail = fail
 
-    def score(self, responses):
+    def score(self, responses, deadline=None):
+        self.deadlines.append(deadline)
         self.entered.set()
         self.gate.wait(10)
         self.calls.append(len(responses))
@@ -163,7 +165,10 @@ def test_concurrent_requests_share_one_scorer_call():
     client, service, scorer = _client(deadline_s=60)  # a busy test machine must not turn waits into 504s
     scorer.gate.clear()
     with ThreadPoolExecutor(8) as pool:
-        futures = [pool.submit(client.post, "/v1/check", json={**RECORD, "request_id": f"r-{i}"}) for i in range(8)]
+        futures = [pool.submit(client.post, "/v1/check", json={**RECORD, "request_id": "r-0"})]
+        assert scorer.entered.wait(5)  # the first call holds the scorer
+        futures += [pool.submit(client.post, "/v1/check", json={**RECORD, "request_id": f"r-{i}"})
+                    for i in range(1, 8)]
         deadline = time.monotonic() + 5
         while service.collector.depth() < 7 and time.monotonic() < deadline:
             time.sleep(0.01)  # the first call holds the scorer; the other seven queue behind it
@@ -196,11 +201,11 @@ def test_batch_with_a_late_record_is_504_and_keeps_the_finished_ones():
     calls = []
     original = scorer.score
 
-    def slow_second(responses):
+    def slow_second(responses, deadline=None):
         calls.append(len(calls))
         if len(calls) == 2:
             time.sleep(0.6)
-        return original(responses)
+        return original(responses, deadline)
 
     scorer.score = slow_second
     r = client.post("/v1/check:batch", json={"responses": [RECORD, {**RECORD, "request_id": "r-2"}]},
@@ -313,3 +318,21 @@ def test_collector_waits_for_company_only_under_concurrent_load():
     lead.result(5), late.result(5)
     assert scorer.calls == [1, 1, 2, 2]
     collector.close()
+
+
+def test_scorer_calls_run_under_the_request_deadline_and_late_results_are_504():
+    from scorers.errors import DeadlineExceeded
+
+    client, service, scorer = _client(deadline_s=30)
+    r = client.post("/v1/check", json=RECORD, headers={"X-Groundwatch-Deadline-Ms": "4000"})
+    assert r.status_code == 200
+    remaining = scorer.deadlines[-1].remaining()
+    assert remaining is not None and 0 < remaining <= 4.0  # the scorer's own Deadline, ending with the request's
+
+    def late(responses, deadline=None):  # what Scorer.score returns for a result later than its deadline
+        return [DeadlineExceeded("batch", "late") for _ in responses]
+
+    scorer.score = late
+    r = client.post("/v1/check", json=RECORD)
+    assert r.status_code == 504 and r.json()["stage"] == "scoring" and r.json()["action"]["rule"] == "on_timeout"
+    service.close()
