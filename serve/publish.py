@@ -105,9 +105,11 @@ def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
     from export.alerts import AlertSink, Webhook
     from export.delivery import producer_config
     from export.opensearch_sink import OpenSearchSink
+    from scorers.redaction import Redactor
 
     k = settings.kafka
-    sinks: list = [OpenSearchSink(settings.opensearch)]
+    # The same redaction as the consumer's store: inline traffic must not keep what the job masks.
+    sinks: list = [OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction))]
     producer = None
     if settings.alerts.enabled:
         a = settings.alerts
