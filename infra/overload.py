@@ -26,7 +26,7 @@ from pathlib import Path
 
 from infra.faults.census import committed
 from infra.faults.chaos import ConsumerProcess
-from infra.faults.suite import FaultConfig, _create_topics, _env
+from infra.faults.suite import FaultConfig, _create_topics, _env, source_commit
 from infra.faults.workload import valid_record
 from infra.server import free_port
 from infra.stack import start_osmem, start_tansu
@@ -189,6 +189,7 @@ def main(argv=None) -> int:
     result = run(args.backend, args.factor, args.overload_s, args.calibrate, args.partitions, args.batch_size,
                  args.recovery_timeout_s, args.seed, say=lambda line: print(line, flush=True))
     result["command"] = "python -m infra.overload " + " ".join(argv if argv is not None else sys.argv[1:])
+    result["commit"] = source_commit()
     r = result["rss_mb"]
     print(f"sustainable {result['sustainable_rate_per_s']}/s, input {result['input_rate_per_s']}/s for "
           f"{result['overload_s']:.0f} s ({result['overload_messages']} messages); RSS baseline {r['baseline']} MB, "

@@ -12,7 +12,7 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-from infra.faults.suite import FaultConfig, run, summary
+from infra.faults.suite import FaultConfig, run, source_commit, summary
 
 LONG = {"messages": 5000, "kills": 20, "opensearch_stalls": 4, "opensearch_freezes": 3, "broker_pauses": 3,
         "rebalances": 4, "partitions": 4, "oversized": 5, "backend": "fake", "batch_size": 32,
@@ -39,6 +39,8 @@ def main(argv=None) -> int:
     command = "python -m infra.faults " + " ".join(argv if argv is not None else sys.argv[1:])
     result = run(FaultConfig(**values), workdir=args.workdir, say=lambda line: print(line, flush=True))
     result["command"] = command.strip()
+    result["commit"] = source_commit()
+    result.pop("workdir", None)  # a local path; the logs stay there
     print(summary(result))
     print(json.dumps({k: result[k] for k in ("lost_bad_by_kind", "dead_letter_reasons", "examples", "committed",
                                              "expected_committed", "crashes")}))

@@ -15,6 +15,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import tempfile
 import time
 from collections import Counter
@@ -247,6 +248,15 @@ def run(cfg: FaultConfig, workdir: Path | None = None, say: Callable[[str], None
         tansu.stop()
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def source_commit() -> str | None:
+    """The checked-out commit (short), to say what a saved result was measured at; None outside git."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
+    except OSError:
+        return None
+    return (out.stdout.strip() or None) if out.returncode == 0 else None
 
 
 def summary(result: dict) -> str:
