@@ -94,7 +94,7 @@ class StoreState:
     template: bool = False
     index: str | None = None
     ism: bool = False
-    policy: str = "unchanged"  # created | updated | unchanged | unsupported
+    policy: str = "unchanged"  # created | updated | unchanged | unsupported | forbidden
     attached: int = 0          # existing indices the policy was attached to
     notes: list[str] = field(default_factory=list)
 
@@ -136,6 +136,11 @@ def init_store(client, settings: OpenSearchSettings, now: datetime | None = None
             state.policy = "unsupported"
             state.notes.append("no ISM API on this server: the job deletes expired indices itself")
             log.info("store_ready", index=index, ism=False, retention_months=settings.retention_months)
+            return state
+        if _status(exc) == 403:  # the job's user may not manage ISM: keep retention by deleting by name
+            state.policy = "forbidden"
+            state.notes.append("ISM API refused (403): the job deletes expired indices itself")
+            log.warning("store_ism_forbidden", index=index, retention_months=settings.retention_months)
             return state
         if _status(exc) != 404:
             raise StoreSetupError(f"GET {path}: {_status(exc)} {exc.error}") from None

@@ -39,7 +39,8 @@ def run(args) -> int:
               f"({section.retention_months} months after the {section.index_period} ends); "
               f"attached to {state.attached} existing indices")
     else:
-        print(f"no ISM API on this server: the job deletes {section.index_period}ly indices "
+        why = "ISM refused (403) for this user" if state.policy == "forbidden" else "no ISM API on this server"
+        print(f"{why}: the job deletes {section.index_period}ly indices "
               f"{section.retention_months} months after their period ends")
         if args.sweep:
             print(f"deleted now: {', '.join(deleted) if deleted else 'none'}")

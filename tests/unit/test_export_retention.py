@@ -136,3 +136,16 @@ def test_sweep_deletes_only_expired_periods_and_reports_each():
     assert sweep(client, _settings(), NOW, on_delete=seen.append) == ["gw-2024.01", "gw-2025.09"]
     assert seen == ["gw-2024.01", "gw-2025.09"]
     assert client.indices.names == {"gw-2025.10", "gw-2026.11", "gw-undated"}
+
+
+def test_a_user_without_ism_rights_keeps_retention_by_the_sweep():
+    from opensearchpy.exceptions import AuthorizationException
+
+    client = _Client()
+
+    def refuse(method, path, body=None, params=None):
+        raise AuthorizationException(403, "security_exception", {})
+
+    client.transport.perform_request = refuse
+    state = init_store(client, _settings(), NOW)
+    assert (state.ism, state.policy) == (False, "forbidden")
