@@ -23,7 +23,7 @@ _STORED_TEXT = {"type": "text", "index": False}  # kept for traces, not searched
 
 _EVIDENCE = {"properties": {
     "passage_ids": _KEYWORD, "offsets": _INT, "entailment": _FLOAT, "neutral": _FLOAT,
-    "contradiction": _FLOAT, "retrieval_score": _FLOAT, "kind": _KEYWORD,
+    "contradiction": _FLOAT, "retrieval_score": _FLOAT, "kind": _KEYWORD, "rank": _INT,
 }}
 
 # An evidence sentence: where it sits in which passage (the text is kept for explain, not searched).
