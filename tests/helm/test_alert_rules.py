@@ -56,3 +56,21 @@ def test_rules_only_query_exported_metrics() -> None:
     used = {name for rule in _rules() for name in re.findall(r"\bgroundwatch[a-z0-9_:]*", rule["expr"])}
 
     assert used - METRIC_NAMES - recorded == set()
+
+
+def test_promql_wilson_intervals_match_the_offline_report() -> None:
+    """The bounds alerts_test.yaml expects from the recording rules are reports/rates.py's wilson."""
+    from reports.rates import wilson
+
+    expected = {round(x, 4) for x in (*wilson(90, 100), *wilson(30, 120))}
+    case = next(t for t in yaml.safe_load(RULE_TESTS.read_text())["tests"] if t["name"] == "wilson intervals from the counts")
+    asserted = {s["value"] for e in case["promql_expr_test"] if "wilson" in e["expr"] for s in e["exp_samples"]}
+    assert asserted == expected
+
+
+def test_drop_test_runs_on_responses_and_settings_in_one_group() -> None:
+    """The z statistic, the ratios it reads and the alert evaluate in order within one group."""
+    group = next(g for g in yaml.safe_load(RULES.read_text())["groups"] if g["name"] == "groundwatch-ratios")
+    names = [r.get("record") or r.get("alert") for r in group["rules"]]
+    assert names.index("groundwatch:claim_verdict_ratio:rate1h") < names.index("groundwatch:faithfulness_drop:z") \
+        < names.index("GroundwatchFaithfulnessDropping")

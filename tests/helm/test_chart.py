@@ -69,6 +69,15 @@ def test_prometheus_rule_is_the_tested_rule_file(render) -> None:
     assert rule["spec"] == yaml.safe_load((CHART / "files" / "alerts.yaml").read_text())
 
 
+def test_drop_test_level_and_window_size_come_from_values(render) -> None:
+    rule = _one(render("default", "--set", "prometheusRule.faithfulnessDrop.z=3.09",
+                       "--set", "prometheusRule.faithfulnessDrop.minResponses=500"), "PrometheusRule")
+    settings = {r["record"]: r["expr"] for group in rule["spec"]["groups"] for r in group["rules"]
+                if r.get("record", "").startswith("groundwatch:alert_setting:")}
+    assert settings == {"groundwatch:alert_setting:faithfulness_drop_z": "vector(3.09)",
+                        "groundwatch:alert_setting:faithfulness_drop_min_responses": "vector(500)"}
+
+
 def test_consumer_pod_is_locked_down(render) -> None:
     pod = _one(render("default"), "Deployment")["spec"]["template"]["spec"]
     container = pod["containers"][0]
