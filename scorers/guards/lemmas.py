@@ -63,6 +63,7 @@ def negative_adjective(lemma: str) -> bool:
 def warmup() -> None:
     """Load the tokenizer and tables now instead of on the first claim."""
     _pipeline()
+    _adjectives()
 
 
 def lemma_of(word: str) -> str:
