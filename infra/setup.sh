@@ -29,5 +29,6 @@ fi
 if [ -n "$extras" ]; then
     bash infra/install_system.sh
     bash infra/install_helm.sh
+    bash infra/install_grafana_schema.sh
 fi
 echo "setup: ready (.venv${extras:+ with test tools})"
