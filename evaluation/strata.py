@@ -4,6 +4,8 @@
   negation           the answer contains a negation
   multi_hop          the data says the support needs two or more sentences / paragraphs
   multi_hop_flagged  the checker entailed a claim only from two chunks joined
+  gold_absent        a scored claim's top_k evidence holds none of the gold passages (the response
+                     names gold_passage_ids): retrieval, not the verifier, left it unsupported
   decorative_heavy   at least half of the answer's claims were skipped as decorative
   long_passages      the passages hold 800 words or more together
   set:NAME           the source data set
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from evaluation.scored import Scored, Variant, claim_verdict, passage_texts
+from evaluation.scored import Scored, StoredClaim, Variant, claim_verdict, passage_texts, premises
 from scorers.numbers import quantities
 
 LONG_PASSAGE_WORDS = 800
@@ -38,4 +40,16 @@ def strata_of(scored: Scored, variant: Variant) -> list[str]:
         out.add("multi_hop_flagged")
     if sum(len(p.text.split()) for p in response.passages) >= LONG_PASSAGE_WORDS:
         out.add("long_passages")
+    gold = set(response.gold_passage_ids or ())
+    if gold and any(gold_absent(c, variant, gold) for c in claims if not c.skipped):
+        out.add("gold_absent")
     return sorted(out)
+
+
+def gold_absent(claim: StoredClaim, variant: Variant, gold: set[str]) -> bool:
+    """None of `gold` among the passages of the premises the variant's top_k would have scored."""
+    try:
+        evidence = premises(claim, variant)
+    except ValueError:  # records without premise ranks: every stored premise
+        evidence = claim.evidence
+    return not any(gold & set(e.passage_ids) for e in evidence)
