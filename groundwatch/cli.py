@@ -21,6 +21,7 @@ COMMANDS = [
     "groundwatch.commands.forget",
     "groundwatch.commands.recall_probe",
     "groundwatch.commands.report",
+    "groundwatch.commands.label",
     "groundwatch.commands.consume",
     "groundwatch.commands.serve",
     "groundwatch.commands.produce",

@@ -185,3 +185,26 @@ def test_every_env_var_is_a_known_setting(render, profile: str) -> None:
     for name in names:
         section, field = name.removeprefix("GROUNDWATCH_").lower().split("__")
         assert field in Settings.model_fields[section].annotation.model_fields, name
+
+
+def test_calibration_file_is_mounted_and_passed_as_config(render, tmp_path) -> None:
+    """A recalibrated settings file (groundwatch eval --calibration-out) reaches the consumer and serve."""
+    none = render("serve")
+    assert not [m for m in none if m["kind"] == "ConfigMap" and m["metadata"]["name"].endswith("-calibration")]
+    assert [m for m in none if m["kind"] == "Deployment" and m["metadata"]["name"] == "gw-groundwatch"][0]["spec"]["template"]["spec"]["containers"][0]["args"] == ["consume"]
+
+    manifests = render("serve", "--set-file", f"calibration.json={CHART.parents[1] / 'scorers' / 'calibration.json'}")
+    [config_map] = [m for m in manifests if m["kind"] == "ConfigMap" and m["metadata"]["name"] == "gw-groundwatch-calibration"]
+    assert json.loads(config_map["data"]["calibration.json"])["scorer"]["tau_entailment"] == 0.65
+    for deployment in (m for m in manifests if m["kind"] == "Deployment"):
+        pod = deployment["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        assert container["args"][-2:] == ["--config", "/etc/groundwatch/calibration/calibration.json"]
+        assert {"name": "calibration", "mountPath": "/etc/groundwatch/calibration", "readOnly": True} \
+            in container["volumeMounts"]
+        [volume] = [v for v in pod["volumes"] if v["name"] == "calibration"]
+        assert volume["configMap"]["name"] == "gw-groundwatch-calibration"
+
+    existing = render("default", "--set", "calibration.configMap=team-calibration")
+    pod = _one(existing, "Deployment")["spec"]["template"]["spec"]
+    assert [v for v in pod["volumes"] if v["name"] == "calibration"][0]["configMap"]["name"] == "team-calibration"

@@ -1,0 +1,97 @@
+"""groundwatch label: stored verdicts out to human review, reviewed labels back as labelled JSONL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from groundwatch.commands.common import fail, opensearch_settings
+from scorers.files import output_path
+
+
+def register(sub) -> None:
+    p = sub.add_parser("label", help="review a stratified sample of stored verdicts; import the labels for calibration")
+    actions = p.add_subparsers(dest="label_action", required=True)
+
+    e = actions.add_parser("export", help="draw a stratified sample of stored claims into a review file "
+                                          "(JSONL + a self-contained HTML form)")
+    source = e.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
+    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
+    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
+    source.add_argument("--alias", help="default: opensearch.alias from the settings")
+    scope = e.add_argument_group("which verdicts")
+    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
+    scope.add_argument("--until", help="ISO time, exclusive")
+    scope.add_argument("--app")
+    scope.add_argument("--tenant")
+    e.add_argument("--size", type=int, default=200, help="claims in the sample (200)")
+    e.add_argument("--out", required=True, help="review JSONL to write; the HTML form goes beside it (.html)")
+    e.set_defaults(func=run_export)
+
+    i = actions.add_parser("import", help="reviewed JSONL (from the form's download) -> labelled JSONL for "
+                                          "`groundwatch eval --calibrate` / `--fit-combiner`")
+    i.add_argument("reviewed", help="the reviewed JSONL")
+    i.add_argument("--out", required=True, help="labelled JSONL to write")
+    i.set_defaults(func=run_import)
+
+
+def _records(args):
+    from reports.data import latest_per_request, selected
+    from reports.verdict_store import VerdictFilter
+    from scorers.times import parse_time
+
+    f = VerdictFilter(parse_time(args.since, strict=True), parse_time(args.until, strict=True), args.app, None,
+                      args.tenant)
+    if args.verdicts:
+        from scorers.jsonl import read_jsonl
+
+        return latest_per_request(r for _, r in read_jsonl(args.verdicts) if selected(r, f))
+    from export.opensearch_client import connect
+    from reports.verdict_store import search
+
+    section = opensearch_settings(args)
+    return latest_per_request(search(connect(section), section.alias, f))
+
+
+def run_export(args) -> int:
+    from reports.review import sample, write_review
+    from reports.review_form import render_form
+    from reports.verdict_store import VerdictStoreError
+
+    if args.size < 1:
+        return fail("--size must be at least 1")
+    try:
+        records = _records(args)
+    except (VerdictStoreError, ValueError) as exc:
+        return fail(str(exc))
+    items = sample(records, args.size)
+    if not items:
+        return fail("no scored claims in the selected verdicts")
+    out = output_path(args.out)
+    write_review(items, out)
+    form = out.with_suffix(".html")
+    form.write_text(render_form(items, f"groundwatch review: {out.name}"), encoding="utf-8")
+    strata = len({json.dumps(i["stratum"], sort_keys=True) for i in items})
+    print(f"{len(items)} claims from {len(records)} verdicts in {strata} strata -> {out} and {form}")
+    return 0
+
+
+def run_import(args) -> int:
+    from reports.review import to_labelled
+    from scorers.jsonl import JsonlError, read_jsonl
+
+    try:
+        imported = to_labelled(item for _, item in read_jsonl(args.reviewed))
+    except (JsonlError, ValueError, KeyError) as exc:
+        return fail(f"{args.reviewed}: {exc}")
+    if not imported.labelled:
+        return fail(f"{args.reviewed}: no labelled items ({imported.unlabelled} without a label, "
+                    f"{imported.skipped} skipped)")
+    out = output_path(args.out)
+    Path(out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in imported.labelled),
+                         encoding="utf-8")
+    print(f"{len(imported.labelled)} labelled claims -> {out} ({imported.unlabelled} without a label, "
+          f"{imported.skipped} skipped, {imported.no_passages} without stored passages); next: groundwatch eval "
+          f"--input {out} --calibrate balanced-accuracy --calibration-out calibration.json")
+    return 0
