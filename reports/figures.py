@@ -207,5 +207,42 @@ def _serve_loadtest(data: list[dict]) -> str:
             f"{start[0]:.1f} at the start and {end[0]:.1f} at the end.")
 
 
+@figure("faults-long", Source("docs/figures/faults-long.json",
+                              "python -m infra.faults --long --json docs/figures/faults-long.json"))
+def _faults_long(data: list[dict]) -> str:
+    r = data[0]
+    o, cfg = r["outages"], r["config"]
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(r["bad_by_kind"].items()))
+    table = markdown_table(
+        ["messages", "kills (kill -9)", "outages", "rebalances", "documents", "dead letters", "lost",
+         "duplicated", "valid dead-lettered", "offsets committed to the end"],
+        [[f"{r['messages']} ({r['valid']} valid, {r['bad']} bad)", r["kills"],
+          f"{sum(o.values())}: {o['opensearch_bulk_stalls']} `_bulk` held half-sent, "
+          f"{o['opensearch_freezes']} SIGSTOP of osmem-server, {o['broker_pauses']} SIGSTOP of the broker",
+          r["rebalances"], r["documents"], r["dead_letters"], r["lost"],
+          f"{r['duplicated']} ({r['duplicated_documents']} documents, {r['duplicated_dead_letters']} dead letters)",
+          r["valid_dead_lettered"], "yes" if r["all_committed"] else f"no: {r['committed']} of {r['expected_committed']}"]])
+    commit = f" at commit {r['commit']}" if r.get("commit") else ""
+    return (f"{table}\n\nBad messages by kind: {kinds}. NLI backend `{cfg['backend']}`, {cfg['partitions']} partitions, "
+            f"batch size {cfg['batch_size']}, {r['consumer_starts'].get('a', 0)} starts of consumer A, "
+            f"{r['crashes']} exits it did not cause, {r['elapsed_s']:.0f} s{commit}.")
+
+
+@figure("overload", Source("docs/figures/overload.json", "python -m infra.overload --json docs/figures/overload.json"))
+def _overload(data: list[dict]) -> str:
+    r = data[0]
+    rss = r["rss_mb"]
+    table = markdown_table(
+        ["sustainable rate", "input rate", "for", "messages", "RSS before", "RSS peak", "RSS at the end",
+         "peak lag", "lag back to 0"],
+        [[f"{r['sustainable_rate_per_s']:.0f}/s", f"{r['input_rate_per_s']:.0f}/s ({r['factor']:.0f}x)",
+          f"{r['overload_s']:.0f} s", r["overload_messages"], f"{rss['baseline']:.0f} MB", f"{rss['peak']:.0f} MB",
+          f"{rss['end']:.0f} MB", r["peak_lag"],
+          f"{r['recovery_s']:.0f} s after the input stopped" if r["recovered"] else "no"]])
+    commit = f" at commit {r['commit']}" if r.get("commit") else ""
+    return (f"{table}\n\nOne consumer, NLI backend `{r['backend']}`, {r['partitions']} partitions, batch size "
+            f"{r['batch_size']}{commit}.")
+
+
 if __name__ == "__main__":
     sys.exit(main())
