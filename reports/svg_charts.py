@@ -117,3 +117,49 @@ def stacked_bars(title: str, rows: Sequence[tuple[str, dict[str, int]]], width: 
         x += 24 + 7 * len(verdict)
     parts.append("</svg>")
     return "".join(parts)
+
+
+LINE_COLOURS = ("#1f5fa8", "#2e7d32", "#6a1b9a", "#f2a900", "#00838f", "#8d6e63")  # red is the alert level
+
+
+def lines_chart(title: str, labels: Sequence[str], series: dict[str, Sequence[float | None]], width: int = 560,
+                height: int = 210, y_min: float = 0.0, percent: bool = True) -> str:
+    """Several lines on one scale with a legend; None leaves a gap. A series named "alert level" is dashed red."""
+    left, right, top, bottom = 48, 12, 40, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for s in series.values() for v in s if v is not None]
+    y_max = max(values, default=1.0)
+    y_max = (1.0 if y_max <= 1.0 else math.ceil(y_max * 10) / 10) if percent else max(1.0, math.ceil(y_max))
+    y_lo = y_min if percent else min(0.0, math.floor(min(values, default=0.0)))
+    n = max((len(s) for s in series.values()), default=0)
+
+    def x(i: int) -> float:
+        return left + (plot_w / 2 if n <= 1 else plot_w * i / (n - 1))
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - (min(max(v, y_lo), y_max) - y_lo) / ((y_max - y_lo) or 1))
+
+    fmt = _pct if percent else (lambda v: f"{v:.1f}")
+    parts = [f'<svg class="chart lines-chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+             f'<text x="{left}" y="14" {_FONT} font-weight="600">{escape(title)}</text>']
+    for step in range(5):
+        v = y_lo + (y_max - y_lo) * step / 4
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#e0e0e0"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" {_FONT}>{fmt(v)}</text>')
+    legend_x = left
+    for k, (name, points) in enumerate(series.items()):
+        colour = "#c62828" if name == "alert level" else LINE_COLOURS[k % len(LINE_COLOURS)]
+        dash = ' stroke-dasharray="6 4"' if name == "alert level" else ""
+        for segment in (s for s in _segments(points) if len(s) > 1):
+            line = " ".join(f"{x(i):.1f},{y(points[i]):.1f}" for i in segment)
+            parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="1.6"{dash}/>')
+        parts.append(f'<rect x="{legend_x}" y="22" width="10" height="10" fill="{colour}"/>'
+                     f'<text x="{legend_x + 14}" y="31" {_FONT}>{escape(name)}</text>')
+        legend_x += 24 + 6.5 * len(name)
+    for i in sorted({0, n // 2, n - 1}) if n else []:
+        anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="{anchor}" {_FONT}>'
+                     f'{escape(labels[i])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
