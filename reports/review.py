@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from scorers.files import output_path
+
 LABELS = ("supported", "contradicted", "not_enough_info")
 SKIP = "skip"  # a reviewer's "cannot tell": left out of the labelled file
 SCORED = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO")
@@ -84,7 +86,7 @@ def sample(records: Iterable[dict], size: int) -> list[dict]:
 
 
 def write_review(items: list[dict], path: str | Path) -> None:
-    Path(path).write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
+    output_path(path).write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
 
 
 @dataclass

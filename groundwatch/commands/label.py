@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 from groundwatch.commands.common import fail, opensearch_settings
 from scorers.files import output_path
 
@@ -71,7 +69,7 @@ def run_export(args) -> int:
     out = output_path(args.out)
     write_review(items, out)
     form = out.with_suffix(".html")
-    form.write_text(render_form(items, f"groundwatch review: {out.name}"), encoding="utf-8")
+    output_path(form).write_text(render_form(items, f"groundwatch review: {out.name}"), encoding="utf-8")
     strata = len({json.dumps(i["stratum"], sort_keys=True) for i in items})
     print(f"{len(items)} claims from {len(records)} verdicts in {strata} strata -> {out} and {form}")
     return 0
@@ -88,8 +86,8 @@ def run_import(args) -> int:
     if not imported.labelled:
         return fail(f"{args.reviewed}: no labelled items ({imported.unlabelled} without a label, "
                     f"{imported.skipped} skipped)")
-    out = output_path(args.out)
-    Path(out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in imported.labelled),
+    out = args.out
+    output_path(out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in imported.labelled),
                          encoding="utf-8")
     print(f"{len(imported.labelled)} labelled claims -> {out} ({imported.unlabelled} without a label, "
           f"{imported.skipped} skipped, {imported.no_passages} without stored passages); next: groundwatch eval "
