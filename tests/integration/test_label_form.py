@@ -65,3 +65,26 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     out = capsys.readouterr()
     assert code == 0, out.err[-2000:]
     assert set(json.loads(calibration.read_text())["scorer"]) >= {"tau_entailment", "tau_contradiction"}
+
+
+def test_label_export_reads_the_verdict_store(opensearch_url: str, tmp_path: Path, capsys) -> None:
+    import uuid
+
+    from opensearchpy import OpenSearch
+
+    from config.settings import OpenSearchSettings
+    from export.opensearch_sink import OpenSearchSink
+    from tests.integration.verdict_factory import response_verdict
+
+    name = f"gw-label-{uuid.uuid4().hex[:8]}"
+    sink = OpenSearchSink(OpenSearchSettings(url=opensearch_url, alias=name, index_prefix=name, number_of_replicas=0))
+    sink.write([response_verdict(f"req-{i}", ["SUPPORTED", "NOT_ENOUGH_INFO"], timestamp="2025-02-01T10:00:00Z",
+                                 app="shop" if i % 2 else "help") for i in range(6)])
+    OpenSearch(hosts=[opensearch_url]).indices.refresh(index=f"{name}-*")
+    out = tmp_path / "review.jsonl"
+    assert main(["label", "export", "--opensearch-url", opensearch_url, "--alias", name, "--app", "shop",
+                 "--size", "10", "--out", str(out)]) == 0
+    items = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(items) == 6 and {i["stratum"]["app"] for i in items} == {"shop"}
+    assert {i["verdict"] for i in items} == {"SUPPORTED", "NOT_ENOUGH_INFO"}
+    sink.close()
