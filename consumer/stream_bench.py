@@ -68,6 +68,7 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
     from tqdm import tqdm
     from confluent_kafka.admin import AdminClient, NewTopic
 
+    from consumer.dead_letters import TOPIC_CONFIG
     from consumer.wiring import build_job
     from export.metrics import Metrics
     from export.metrics_server import Health
@@ -86,7 +87,8 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
             "url": opensearch_url, "alias": f"bench-{run_id}", "index_prefix": f"bench-{run_id}",
             "number_of_replicas": 0})})
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    for future in admin.create_topics([NewTopic(topic, partitions, 1), NewTopic(f"{topic}-dlq", 1, 1),
+    for future in admin.create_topics([NewTopic(topic, partitions, 1),
+                                       NewTopic(f"{topic}-dlq", 1, 1, config=TOPIC_CONFIG),
                                        NewTopic(f"{topic}-alerts", 1, 1)]).values():
         future.result(30)
 

@@ -20,6 +20,7 @@ from opensearchpy import OpenSearch
 from config.scorer import ScorerConfig
 from config.settings import Settings
 from consumer.batch import Batch
+from consumer.dead_letters import TOPIC_CONFIG as DEAD_LETTER_TOPIC
 from consumer.wiring import Job, build_job
 from export.metrics import Metrics
 from export.metrics_server import Health
@@ -64,7 +65,7 @@ class Names:
 def create_topics(bootstrap: str, names: Names, partitions: int = 1) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})
     wanted = [NewTopic(names.topic, num_partitions=partitions, replication_factor=1),
-              NewTopic(names.dead_letters, num_partitions=1, replication_factor=1),
+              NewTopic(names.dead_letters, num_partitions=1, replication_factor=1, config=DEAD_LETTER_TOPIC),
               NewTopic(names.alerts, num_partitions=1, replication_factor=1)]
     for future in admin.create_topics(wanted).values():
         future.result(10)

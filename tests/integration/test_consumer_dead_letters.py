@@ -85,7 +85,8 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
             assert letter.value() == values[offset], f"{reason}: the original bytes"
             assert "groundwatch.truncated" not in headers
         assert headers["groundwatch.reason"] == reason.encode()
-        assert letter.key() == keys[offset]
+        assert letter.key() == f"{names.topic}/0/{offset}".encode(), "keyed by source coordinates"
+        assert headers["groundwatch.source_key"] == keys[offset], "the original key is kept"
         assert headers["origin"] == b"test", "original headers are kept"
         assert headers["groundwatch.stage"] == b"decode"
         assert headers["groundwatch.error_class"] == b"InvalidResponse"
@@ -97,7 +98,7 @@ def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_boo
 
     scoring = by_offset[8]
     headers = dict(scoring.headers())
-    assert scoring.value() == poison["score"] and scoring.key() == keys[8]
+    assert scoring.value() == poison["score"] and headers["groundwatch.source_key"] == keys[8]
     # The model itself failed on that response's batch: stage score, reason inference, the runtime's class.
     assert (headers["groundwatch.stage"], headers["groundwatch.reason"]) == (b"score", b"inference")
     assert headers["groundwatch.error_class"] not in (b"", b"ScoringError")

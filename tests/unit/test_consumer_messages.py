@@ -9,7 +9,9 @@ from confluent_kafka import Message
 
 from consumer.backoff import Backoff
 from consumer.batch import Batch
-from consumer.dead_letters import DeadLetter, dead_letter_record
+from consumer.dead_letters import (
+    MAX_KEPT_KEY_BYTES, DeadLetter, dead_letter_key, dead_letter_record, latest_per_key,
+)
 from consumer.decode import DecodeError, Limits, decode
 from consumer.offsets import next_offsets
 from consumer.prepare import scoring_reason
@@ -55,7 +57,9 @@ def test_dead_letter_keeps_original_bytes_key_and_headers_and_says_why():
     record = dead_letter_record("dlq", DeadLetter(_msg(41, 2, original), "decode", "InvalidResponse",
                                                   "record is not JSON", "not_json"))
     headers = dict(record.headers)
-    assert (record.topic, record.value, record.key) == ("dlq", original, b"k")
+    # Keyed by its source coordinates (one dead letter per key); the original key is a header.
+    assert (record.topic, record.value, record.key) == ("dlq", original, b"in/2/41")
+    assert headers["groundwatch.source_key"] == b"k"
     assert headers["trace"] == b"abc"
     assert headers["groundwatch.stage"] == b"decode"  # ours replaces a stale one from an earlier pass
     assert [k for k, _ in record.headers].count("groundwatch.stage") == 1
@@ -63,6 +67,47 @@ def test_dead_letter_keeps_original_bytes_key_and_headers_and_says_why():
     assert headers["groundwatch.error"] == b"record is not JSON"
     assert (headers["groundwatch.source_topic"], headers["groundwatch.source_partition"],
             headers["groundwatch.source_offset"]) == (b"in", b"2", b"41")
+
+
+def test_a_headers_only_dead_letter_keeps_its_coordinate_key_and_drops_a_huge_source_key():
+    msg = Message(topic="in", partition=1, offset=9, key=b"x" * (MAX_KEPT_KEY_BYTES + 1), value=b"v" * 5000)
+    record = dead_letter_record("dlq", DeadLetter(msg, "decode", "InvalidResponse", "too large", "too_large"),
+                                max_bytes=0, keep_headers=False)
+    headers = dict(record.headers)
+    assert record.key == b"in/1/9" and "groundwatch.source_key" not in headers
+    assert headers["groundwatch.truncated"] == b"value,headers,key"
+
+
+class _Read:
+    """A dead letter as read back from the topic."""
+
+    def __init__(self, key, offset, reason=b"not_json", source=("in", 0, 3)):
+        self._key, self._offset = key, offset
+        self._headers = [("groundwatch.reason", reason), ("groundwatch.source_topic", source[0].encode()),
+                         ("groundwatch.source_partition", str(source[1]).encode()),
+                         ("groundwatch.source_offset", str(source[2]).encode())]
+
+    def key(self):
+        return self._key
+
+    def headers(self):
+        return self._headers
+
+    def partition(self):
+        return 0
+
+    def offset(self):
+        return self._offset
+
+
+def test_latest_per_key_keeps_one_dead_letter_per_source_message_the_last_copy():
+    first = _Read(dead_letter_key("in", 0, 3), 0)
+    other = _Read(dead_letter_key("in", 0, 4), 1, source=("in", 0, 4))
+    replayed = _Read(dead_letter_key("in", 0, 3), 2, reason=b"deadline")  # the same message after a kill -9
+    unkeyed = _Read(None, 3, source=("in", 1, 7))  # written before dead letters were keyed
+    unkeyed_again = _Read(None, 4, source=("in", 1, 7))
+    letters, dropped = latest_per_key([first, other, replayed, unkeyed, unkeyed_again])
+    assert letters == [other, replayed, unkeyed_again] and dropped == 2
 
 
 def test_next_offsets_is_one_past_the_highest_per_partition():
