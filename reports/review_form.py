@@ -6,7 +6,7 @@ contradicted / not enough info / skip per claim, may add a note, and downloads t
 (the same items with `label` and `note` filled) for `groundwatch label import`. Choices are also
 kept in the browser's localStorage, so closing the tab loses nothing.
 
-Opening the file with `#selftest` picks the first label for every item and writes the JSONL the
+Opening the file with `#selftest` labels the items supported, contradicted, not enough info in turn and writes the JSONL the
 download button would give into <pre id="export"> (tests read it from headless Chromium).
 """
 
@@ -66,7 +66,7 @@ document.querySelectorAll('input,textarea').forEach((el) => el.addEventListener(
 document.getElementById('download').addEventListener('click', download);
 save();
 if (location.hash === '#selftest') {
-  items.forEach((item, i) => { document.querySelector('input[name="label-' + i + '"]').checked = true; });
+  items.forEach((item, i) => { document.querySelectorAll('input[name="label-' + i + '"]')[i % 3].checked = true; });
   save();
   document.getElementById('export').textContent = jsonl();
 }

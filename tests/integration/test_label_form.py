@@ -44,7 +44,7 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     assert shown.stdout.count('class="item"') == 12
     assert "<mark>Refunds are accepted within 30 days.</mark>" in shown.stdout
     assert "0 of 12 labelled" in shown.stdout  # the script ran
-    # #selftest labels every item with the first choice and shows the JSONL the download button gives.
+    # #selftest labels the items with the first three choices in turn and shows the JSONL the download button gives.
     tested = _chromium_run(chromium, tmp_path / "profile", "--dump-dom",
                            review.with_suffix(".html").as_uri() + "#selftest")
     exported = html.unescape(re.search(r'<pre id="export"[^>]*>(.*?)</pre>', tested.stdout, re.S).group(1))
@@ -52,7 +52,7 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     reviewed.write_text(exported)
     rows = [json.loads(x) for x in exported.splitlines()]
     assert [r["review_id"] for r in rows] == [i["review_id"] for i in items]
-    assert {r["label"] for r in rows} == {"supported"}
+    assert [r["label"] for r in rows[:4]] == ["supported", "contradicted", "not_enough_info", "supported"]
 
     labelled = tmp_path / "labelled.jsonl"
     assert main(["label", "import", str(reviewed), "--out", str(labelled)]) == 0
@@ -65,6 +65,12 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     out = capsys.readouterr()
     assert code == 0, out.err[-2000:]
     assert set(json.loads(calibration.read_text())["scorer"]) >= {"tau_entailment", "tau_contradiction"}
+    combiner = tmp_path / "combiner.json"
+    code = main(["eval", "--input", str(labelled), "--fit-combiner", str(combiner), "--model", str(tiny_onnx),
+                 "--config", str(config), "--resamples", "50"])
+    out = capsys.readouterr()
+    assert code == 0, out.err[-2000:]
+    assert json.loads(combiner.read_text())["kind"] == "logistic_regression"
 
 
 def test_label_export_reads_the_verdict_store(opensearch_url: str, tmp_path: Path, capsys) -> None:
