@@ -205,6 +205,11 @@ def test_calibration_file_is_mounted_and_passed_as_config(render, tmp_path) -> N
         [volume] = [v for v in pod["volumes"] if v["name"] == "calibration"]
         assert volume["configMap"]["name"] == "gw-groundwatch-calibration"
 
+    for manifest in manifests:
+        if manifest["kind"] not in CRDS:
+            for version in KUBE_VERSIONS:
+                kubernetes_validate.validate(manifest, version, strict=True)
+
     existing = render("default", "--set", "calibration.configMap=team-calibration")
     pod = _one(existing, "Deployment")["spec"]["template"]["spec"]
     assert [v for v in pod["volumes"] if v["name"] == "calibration"][0]["configMap"]["name"] == "team-calibration"
