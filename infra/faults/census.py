@@ -3,6 +3,12 @@
 Expected: every valid message has exactly one document, every bad one exactly one dead
 letter (with its original bytes, or a truncated prefix whose size and sha256 headers match
 the original), and the group's committed offsets reach the end of every partition.
+
+Dead letters are counted as the topic's consumers must read them (consumer/dead_letters.py):
+one per key, the key being the source coordinates. A batch replayed after a kill -9 sends
+its dead letters again under the same keys; those physical copies are counted apart
+(`dead_letter_records`, `redelivered_dead_letters`) and are not duplicates. A duplicate is a
+second key for the same source message, which the key scheme rules out and the census checks.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import time
 import uuid
 from collections import Counter
 
+from consumer.dead_letters import dead_letter_key, latest_per_key, source_coordinates
 from infra.faults.workload import Message
 
 TRUNCATED, ORIGINAL_SIZE, ORIGINAL_SHA256 = "groundwatch.truncated", "groundwatch.original_size", \
@@ -83,7 +90,7 @@ def _bytes_kept(letter, original: bytes | None) -> bool:
     return value == (original or b"")
 
 
-def census(messages: list[Message], request_ids: list[str], letters: list) -> dict:
+def census(messages: list[Message], request_ids: list[str], records: list) -> dict:
     valid = {m.request_id: m for m in messages if not m.bad}
     bad = {(m.partition, m.offset): m for m in messages if m.bad}
     by_coordinates = {(m.partition, m.offset): m for m in messages}
@@ -91,6 +98,8 @@ def census(messages: list[Message], request_ids: list[str], letters: list) -> di
     dead = Counter()
     dead_reasons: Counter = Counter()
     bytes_wrong = 0
+    letters, redelivered = latest_per_key(records)
+    wrong_key = sum(1 for r in records if (c := source_coordinates(r)) is None or r.key() != dead_letter_key(*c))
     for letter in letters:
         headers = _headers(letter)
         coordinates = (int(headers.get("groundwatch.source_partition", b"-1")),
@@ -108,6 +117,9 @@ def census(messages: list[Message], request_ids: list[str], letters: list) -> di
     return {
         "documents": sum(documents.values()),
         "dead_letters": sum(dead.values()),
+        "dead_letter_records": len(records),
+        "redelivered_dead_letters": redelivered,
+        "dead_letters_with_wrong_key": wrong_key,
         "lost": len(lost_valid) + len(lost_bad),
         "lost_valid": len(lost_valid),
         "lost_bad": len(lost_bad),

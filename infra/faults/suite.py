@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from consumer.dead_letters import TOPIC_CONFIG
 from infra.faults.census import census, committed, document_request_ids, read_dead_letters
 from infra.faults.chaos import ConsumerProcess, StallingProxy, freeze
 from infra.faults.workload import Producer, make_messages
@@ -89,7 +90,7 @@ def _create_topics(bootstrap: str, names: dict, partitions: int) -> None:
     from confluent_kafka.admin import AdminClient, NewTopic
 
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    wanted = [NewTopic(names["topic"], partitions, 1), NewTopic(names["dead_letters"], 1, 1),
+    wanted = [NewTopic(names["topic"], partitions, 1), NewTopic(names["dead_letters"], 1, 1, config=TOPIC_CONFIG),
               NewTopic(names["alerts"], 1, 1)]
     for future in admin.create_topics(wanted).values():
         future.result(15)
@@ -238,7 +239,8 @@ def run(cfg: FaultConfig, workdir: Path | None = None, say: Callable[[str], None
         })
         result["passed"] = (result["lost"] == 0 and result["duplicated"] == 0 and result["all_committed"]
                             and result["valid_dead_lettered"] == 0 and result["bad_with_document"] == 0
-                            and result["unknown_documents"] == 0 and result["dead_letters_with_wrong_bytes"] == 0)
+                            and result["unknown_documents"] == 0 and result["dead_letters_with_wrong_bytes"] == 0
+                            and result["dead_letters_with_wrong_key"] == 0)
         return result
     finally:
         for consumer in consumers:
@@ -267,5 +269,7 @@ def summary(result: dict) -> str:
             f"rebalances {result['rebalances']}, documents {result['documents']}, "
             f"dead letters {result['dead_letters']}, lost {result['lost']}, duplicated {result['duplicated']} "
             f"(documents {result['duplicated_documents']}, dead letters {result['duplicated_dead_letters']}), "
+            f"dead-letter records {result.get('dead_letter_records', result['dead_letters'])} "
+            f"({result.get('redelivered_dead_letters', 0)} replayed copies under the same key), "
             f"valid dead-lettered {result['valid_dead_lettered']}, all committed {result['all_committed']}, "
             f"{result['elapsed_s']} s")
