@@ -299,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=REPO / "build" / "ops-week", help="work directory (TSDB, rules)")
     parser.add_argument("--images", type=Path, help="write the panels as SVG and PNG here (e.g. docs/img)")
+    parser.add_argument("--json", type=Path, help="write a summary here (docs/figures/ops-week.json)")
     args = parser.parse_args(argv)
     shutil.rmtree(args.out, ignore_errors=True)
     began = time.monotonic()
@@ -316,6 +317,24 @@ def main(argv: list[str] | None = None) -> int:
             start, end, 3600)
         hours = {(r["metric"].get("app"), r["metric"].get("scorer_version")): len(r["values"]) for r in firing}
         print(f"drop test above its level with enough answers (hours): {hours or 'none'}")
+        if args.json:
+            answers = prometheus.query_range("sum by (app) (increase(groundwatch_responses_total[1h]))", start, end, 3600)
+            steps = int(args.days * 86400 / STEP_S)
+            summary = {
+                "days": args.days, "seed": args.seed, "start": start.isoformat(), "end": end.isoformat(),
+                "version_change": (start + timedelta(seconds=int(steps * 0.5) * STEP_S)).isoformat(),
+                "regression": [(start + timedelta(seconds=int(steps * f) * STEP_S)).isoformat() for f in (0.75, 0.80)],
+                "answers_per_hour": {r["metric"]["app"]: round(sum(float(v) for _, v in r["values"]) / len(r["values"]))
+                                     for r in answers},
+                "interval_queries": len(dashboard_queries(INTERVAL_PANELS)), "empty_queries": len(empty),
+                "firing": [{"app": r["metric"].get("app"), "scorer_version": r["metric"].get("scorer_version"),
+                            "hours": len(r["values"]),
+                            "first": datetime.fromtimestamp(float(r["values"][0][0]), timezone.utc).isoformat(),
+                            "last": datetime.fromtimestamp(float(r["values"][-1][0]), timezone.utc).isoformat()}
+                           for r in firing],
+            }
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(summary, indent=1) + "\n")
         if args.images:
             for path in render_images(prometheus, start, end, args.images):
                 print(f"wrote {path}")
