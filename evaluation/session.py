@@ -39,6 +39,7 @@ class Options:
     top_k: int | None = None           # re-decide saved scores keeping the first top_k chunks
     pair_top: int | None = None        # ... and pairs of the first pair_top chunks
     window_grid: tuple[list[int], list[int]] | None = None  # top_k values x pair_top values to re-decide
+    guards: list[str] | None = None    # re-decide with guards off and/or on (evaluation/guard_variants.py)
 
 
 def _question_run(config: ScorerConfig, scorer, items: list[Labelled], options: Options) -> list[Scored]:
@@ -97,6 +98,12 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         fitted.save(options.fit_combiner)
         report["combiner_fit"] = fitted.to_dict()
         parts.append(f"combiner fitted -> {options.fit_combiner}\n" + describe(fitted))
+    if options.guards:
+        from evaluation.guard_variants import drop_check, guard_rows, guards_table
+
+        report["guards"] = guard_rows(scored, variant, options.guards, options.resamples, options.seed)
+        report["guards_check"] = drop_check(report["guards"])
+        parts.append("guards re-decided (off vs on) from the same scores\n" + guards_table(report["guards"]))
     if options.combiner is not None:
         report["verdict_rules"] = rule_rows(scored, variant, options.combiner, options.resamples, options.seed)
         parts.append("verdict rule: threshold vs combiner\n" + rules_table(report["verdict_rules"]))

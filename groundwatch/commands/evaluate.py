@@ -44,6 +44,9 @@ def register(sub) -> None:
     p.add_argument("--combiner", type=Path, metavar="FILE",
                    help="combiner to compare with the threshold rule (default: combiner.json beside the model, "
                         "if it was fitted for this model)")
+    p.add_argument("--guards", metavar="off|on|both",
+                   help="also re-decide the same scores with the guards off and/or on (both: side by side, with "
+                        "intervals and the drop check; or a list: guards-off,guards-on)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
@@ -67,6 +70,7 @@ def _config(args):
 def run(args) -> int:
     from evaluation.calibrate import parse_target
     from evaluation.dataset import read_labelled
+    from evaluation.guard_variants import parse_guards
     from evaluation.windows import parse_grid
     from scorers.errors import InvalidResponse, ModelLoadError
 
@@ -83,6 +87,7 @@ def run(args) -> int:
     try:
         target = parse_target(args.calibrate) if args.calibrate else None
         window_grid = parse_grid(args.window_grid) if args.window_grid else None
+        guards = parse_guards(args.guards) if args.guards else None
         items = read_labelled(args.input, args.limit, args.half) if args.input else []
         probes = read_labelled(args.probes, args.limit) if args.probes else []
     except (InvalidResponse, ValueError, OSError) as exc:
@@ -110,7 +115,8 @@ def run(args) -> int:
                       resamples=args.resamples, seed=args.seed, batch=args.batch, progress=progress_on(args),
                       combiner=combiner, fit_combiner=args.fit_combiner, model=model,
                       top_k=args.top_k if args.from_verdicts else None,
-                      pair_top=args.pair_top if args.from_verdicts else None, window_grid=window_grid)
+                      pair_top=args.pair_top if args.from_verdicts else None, window_grid=window_grid,
+                      guards=guards)
     report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
     try:
         if items:
