@@ -181,3 +181,17 @@ def load_mix(root: Path, seed: int, val_fraction: float = 0.05, max_val_per_sour
             val.setdefault(source, []).extend(items[:max_val_per_source])
         train.extend(rest[:caps.get(name, cap)])
     return train, val
+
+
+def held_out_pairs(root: Path, n_validation: int, n_calibration: int = 512,
+                   seed: int = 0) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(premise, hypothesis) pairs of the shipped model's validation split (never trained on), and
+    of its training split (for calibrating quantisation ranges), each shuffled; seed 13 is the
+    training run's, so the split is the one in the training manifest."""
+    train, held = load_mix(root, seed=13)
+    validation = [p for source in sorted(held) for p in held[source]]
+    rng = random.Random(seed)
+    rng.shuffle(validation)
+    rng.shuffle(train)
+    return ([(p.premise, p.hypothesis) for p in validation[:n_validation]],
+            [(p.premise, p.hypothesis) for p in train[:n_calibration]])

@@ -194,6 +194,20 @@ def guards(spec: dict) -> dict:
             "provider": "cpu", "precision": "-"}
 
 
+def tokenize_once(spec: dict) -> dict:
+    """Today's pre-processing against the three tokenizations it replaced (evaluation/bench/tokenize_once.py)."""
+    from evaluation.bench.tokenize_once import run_tokenize_once
+
+    return run_tokenize_once(spec)
+
+
+def nli_options(spec: dict) -> dict:
+    """The precision options side by side (evaluation/bench/options.py)."""
+    from evaluation.bench.options import run_options
+
+    return run_options(spec)
+
+
 PATHS = {
     "guards": guards,
     "groundwatch": groundwatch,
@@ -201,7 +215,9 @@ PATHS = {
     "cross_encoder": cross_encoder,
     "torch_fp32": lambda spec: backend_path(spec, spec["torch_checkpoint"], "torch", device="cpu"),
     "onnx_fp32": lambda spec: backend_path(spec, spec["onnx_fp32"], "onnx", providers="cpu"),
-    "onnx_int8": lambda spec: backend_path(spec, spec["model_dir"], "onnx", providers="cpu"),
+    "onnx_shipped": lambda spec: backend_path(spec, spec["model_dir"], "onnx", providers="cpu"),
+    "tokenize_once": tokenize_once,
+    "nli_options": nli_options,
     "torch_cuda_fp16": lambda spec: backend_path(spec, spec["torch_checkpoint"], "torch", device="cuda", fp16=True),
     "onnx_cuda_fp32": lambda spec: backend_path(spec, spec["onnx_fp32"], "onnx", providers="cuda"),
 }

@@ -16,7 +16,7 @@ def bench_tables(result: dict) -> str:
              f"({result['inputs']['responses_source']})", ""]
     rows = []
     for name, p in result["paths"].items():
-        if "ms_per_claim" in p:
+        if "ms_per_claim" in p or "options" in p or ("paths" in p and "error" not in p):
             continue
         if "error" in p:
             rows.append([name, "-", "-", "-", "-", "-", "-", "-", p["error"][:60]])
@@ -41,6 +41,29 @@ def bench_tables(result: dict) -> str:
         lines += ["", render(["guard stage (one core)", "claims", "mean ms/claim", "p50 ms", "p99 ms"],
                              [[f"{kind} caches", guards["claims"], t[kind]["mean"], t[kind]["p50"], t[kind]["p99"]]
                               for kind in ("cold", "warm")], digits=2)]
+    lines += tokenize_table(result["paths"].get("tokenize_once", {}))
+    lines += options_table(result["paths"].get("nli_options", {}))
     lines += ["", render(["ratio", "value"], [[k, v] for k, v in result["ratios"].items()], digits=2)]
     lines += [f"note: {n}" for n in result["notes"]]
     return "\n".join(lines)
+
+
+def tokenize_table(t: dict) -> list[str]:
+    if "paths" not in t:
+        return []
+    rows = [[name, p["pairs_per_s"], p["preprocess_ms_per_pair"]] for name, p in t["paths"].items()]
+    return ["", render(["pre-processing (PairScorer + batcher)", "pairs/s", "tokenizer ms/pair"], rows, digits=2),
+            f"same pairs, interleaved, median of {t['repeats']}; {t['pairs']} pairs; "
+            f"max |dp| between the two: {t['max_abs_prob_diff']:.1e}"]
+
+
+def options_table(o: dict) -> list[str]:
+    if "options" not in o:
+        return []
+    rows = [[name, p["precision"], p["size_mb"], p["pairs_per_s"], p["argmax_agreement"],
+             f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
+             "yes" if p["deterministic"] else "no"] for name, p in o["options"].items()]
+    return ["", render(["NLI option", "precision", "MB", "pairs/s", "argmax agree vs fp32", "max|dp| vs fp32",
+                        "batch invariance max|dp|", "deterministic"], rows, digits=3),
+            f"pairs/s: {o['pairs']} pairs, options interleaved, median of {o['repeats']}; agreement on "
+            f"{o['validation_pairs']} validation pairs; deterministic: |dp| <= 1e-5 alone vs in other batches"]

@@ -16,9 +16,12 @@ from evaluation.bench.child import MARKER
 from evaluation.bench.inputs import load_responses, pairs_of
 from evaluation.bench.machine import machine
 
-CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8", "guards")
+CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped", "guards",
+             "tokenize_once", "nli_options")
 CUDA_PATHS = ("torch_cuda_fp16", "onnx_cuda_fp32")
-NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "torch_cuda_fp16", "onnx_cuda_fp32"}
+NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "torch_cuda_fp16", "onnx_cuda_fp32",
+               "nli_options"}
+SLOW_PATHS = {"nli_options": 4.0}  # timeout multiplier: every precision option, validation pairs, invariance
 REFERENCE = "torch_fp32"  # probabilities of every path are compared with this one
 
 
@@ -36,6 +39,9 @@ class BenchSpec:
     paths: tuple[str, ...] | None = None
     threads: int | None = None      # intra-op threads of every path (None: each library's default)
     progress: bool = False          # a bar over the paths on stderr (each path runs for seconds to minutes)
+    nli_data: Path | None = None    # NLI training data: held-out validation pairs and static-int8 calibration
+    validation_pairs: int = 1000    # held-out pairs for the precision options' agreement with fp32
+    repeats: int = 3                # interleaved repeats of the options and tokenize-once timings
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
@@ -79,7 +85,8 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
             notes.append("PyTorch baselines run on fp32 weights dequantised from the compact int8 copy "
                          f"in {spec.torch_checkpoint} (training/compact_checkpoint.py)")
         onnx_fp32 = spec.onnx_fp32
-        if have_torch and onnx_fp32 is None and any(p.startswith("onnx_") and p != "onnx_int8" for p in paths):
+        if have_torch and onnx_fp32 is None and any(p == "nli_options" or p.startswith("onnx_") and p != "onnx_shipped"
+                                                    for p in paths):
             from scorers.nli.onnx_export import export_checkpoint
 
             start = time.perf_counter()
@@ -88,14 +95,34 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
         payload = {"pairs": pairs, "responses": responses, "model_dir": str(spec.model_dir),
                    "torch_checkpoint": str(checkpoint), "onnx_fp32": str(onnx_fp32),
                    "batch_size": spec.batch_size, "max_length": spec.max_length, "providers": "cpu",
-                   "reference_pairs": spec.reference_pairs, "threads": spec.threads}
+                   "reference_pairs": spec.reference_pairs, "threads": spec.threads, "repeats": spec.repeats}
+        if "nli_options" in paths:
+            payload.update(_options_payload(spec, checkpoint, Path(onnx_fp32), Path(tmp), pairs, notes))
         results = {}
         with tqdm(paths, desc="bench paths", unit="path", disable=not spec.progress, file=sys.stderr) as bar:
             for p in bar:
                 bar.set_postfix_str(p)
-                results[p] = _child(p, {**payload, "path": p}, timeout)
+                results[p] = _child(p, {**payload, "path": p}, timeout * SLOW_PATHS.get(p, 1.0))
     info["threads"] = spec.threads or "library defaults"
     return summarise(results, info, len(pairs), len(responses), source, notes)
+
+
+def _options_payload(spec: BenchSpec, checkpoint: Path, fp32: Path, tmp: Path, pairs: list, notes: list) -> dict:
+    """Build the precision options (not timed) and pick their validation pairs."""
+    from evaluation.bench.options import build_options
+    from training.nli_data import held_out_pairs
+
+    validation, calibration = [], None
+    if spec.nli_data and spec.nli_data.is_dir():
+        validation, calibration = held_out_pairs(spec.nli_data, spec.validation_pairs)
+        notes.append(f"precision options: agreement on {len(validation)} held-out validation pairs "
+                     f"(premise-hash split of {spec.nli_data.name}, training/nli_data.py)")
+    else:
+        validation = pairs
+        notes.append("precision options: no NLI training data, so agreement is measured on the bench pairs")
+    options, more = build_options(checkpoint, fp32, tmp / "options", calibration, shipped=spec.model_dir)
+    notes.extend(more)
+    return {"options": options, "validation_pairs": validation}
 
 
 def _is_compact(checkpoint: Path) -> bool:
@@ -109,7 +136,7 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
     reference = results.get(REFERENCE, {}).get("probs")
     paths = {}
     for name, r in results.items():
-        if "error" in r or "ms_per_claim" in r:  # the guard stage is timed per claim, not per pair
+        if "error" in r or "ms_per_claim" in r or "options" in r or "paths" in r:  # tables of their own
             paths[name] = r
             continue
         done = r.get("n_pairs", n_pairs)
@@ -128,7 +155,7 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
 def ratios(paths: dict) -> dict:
     speed = {k: v["pairs_per_s"] for k, v in paths.items() if "pairs_per_s" in v}
     wanted = [("groundwatch", "reference_loop"), ("groundwatch", "cross_encoder"), ("onnx_fp32", "torch_fp32"),
-              ("onnx_int8", "torch_fp32"), ("onnx_int8", "onnx_fp32"), ("torch_cuda_fp16", "torch_fp32"),
+              ("onnx_shipped", "torch_fp32"), ("onnx_shipped", "onnx_fp32"), ("torch_cuda_fp16", "torch_fp32"),
               ("onnx_cuda_fp32", "torch_fp32")]
     out = {f"{a}/{b}": speed[a] / speed[b] for a, b in wanted if a in speed and b in speed}
     g = paths.get("groundwatch", {})

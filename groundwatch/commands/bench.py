@@ -10,6 +10,7 @@ from groundwatch.commands.progress import add_progress_arg, progress_on
 
 MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
+NLI_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "nli-train"
 
 
 def register(sub) -> None:
@@ -29,6 +30,11 @@ def register(sub) -> None:
     p.add_argument("--onnx-fp32", type=Path, help="fp32 ONNX directory (default: exported from the checkpoint)")
     p.add_argument("--batch-size", type=int, default=32, help="batch size of the fixed-batch paths")
     p.add_argument("--paths", help="comma-separated subset of paths to run")
+    p.add_argument("--nli-data", type=Path, default=NLI_DATA,
+                   help="NLI training data: held-out validation pairs and int8-static calibration for the "
+                        "precision options (default ../shared/data/nli-train beside the repository)")
+    p.add_argument("--val-pairs", type=int, default=1000, help="validation pairs for the precision options")
+    p.add_argument("--repeats", type=int, default=3, help="interleaved repeats of the option and tokenizer timings")
     p.add_argument("--threads", type=int,
                    help="intra-op threads for every path (default: each library's own; 1 on a busy machine)")
     add_progress_arg(p)
@@ -54,7 +60,8 @@ def run(args) -> int:
                      pairs=args.pairs, reference_pairs=min(args.reference_pairs, args.pairs),
                      responses_file=responses, responses=args.n_responses, batch_size=args.batch_size,
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
-                     threads=args.threads, progress=progress_on(args))
+                     threads=args.threads, progress=progress_on(args), nli_data=args.nli_data,
+                     validation_pairs=args.val_pairs, repeats=args.repeats)
     result = run_bench(spec)
     print(bench_tables(result))
     if args.json_out:

@@ -10,10 +10,11 @@ import numpy as np
 from config.logs import get_logger
 from scorers.errors import ModelLoadError
 from scorers.nli.base import NLIBackend
+from scorers.nli.encoding import PairEncoding
+from scorers.nli.quantize import INT8_COMPUTE
 
 log = get_logger(__name__)
 CUDA = "CUDAExecutionProvider"
-from scorers.nli.encoding import PairEncoding
 
 
 def pick_providers(requested: str = "auto") -> list[str]:
@@ -32,23 +33,30 @@ def pick_providers(requested: str = "auto") -> list[str]:
 
 class OnnxBackend(NLIBackend):
     def __init__(self, model_dir: Path, max_length: int = 256, providers: str = "auto",
-                 threads: int | None = None):
+                 threads: int | None = None, session_config: dict[str, str] | None = None):
         super().__init__(model_dir, max_length)
         import onnxruntime as ort
 
         path = self.model_dir / "model.onnx"
         if not path.exists():
             raise ModelLoadError(f"{path} does not exist")
+        self.precision = _precision(self.model_dir)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # One session serves every batch: use the cores we have, no oversubscription.
         options.intra_op_num_threads = threads or max(1, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
+        # Same input, same output on every run (kernels with a nondeterministic reduction are avoided).
+        # Batch invariance comes from the model, not from this: see scorers/nli/quantize.py.
+        options.use_deterministic_compute = True
+        config = dict(INT8_COMPUTE) if self.precision == "int8-weights" else {}
+        config.update(session_config or {})
+        for key, value in config.items():
+            options.add_session_config_entry(key, value)
         chosen = pick_providers(providers)
         self.session = ort.InferenceSession(str(path), options, providers=chosen)
         self.provider = self.session.get_providers()[0].replace("ExecutionProvider", "").lower()
         self.fallback = provider_fallback(providers, chosen, self.session.get_providers())
-        self.precision = _precision(self.model_dir)
         self._inputs = {i.name for i in self.session.get_inputs()}
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:

@@ -1,10 +1,12 @@
 """Export a Hugging Face sequence-classification NLI checkpoint to a servable ONNX directory.
 
 fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
-numerically sensitive ops stay in fp32, which DeBERTa needs), int8 (dynamic,
-per-channel) for CPU. The directory holds model.onnx, the tokenizer,
-config.json with id2label, and precision.txt; `parity` compares it with the
-source model.
+numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
+variants of scorers/nli/quantize.py for CPU: int8-weights (the shipped default:
+batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
+int8 (dynamic: a pair's scores depend on its batch). The directory holds
+model.onnx, the tokenizer, config.json with id2label, and precision.txt;
+`parity` compares it with the source model.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
+from scorers.nli import quantize
 from scorers.nli.base import read_label_order, softmax
 
-PRECISIONS = ("fp32", "fp16", "int8")
+PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
 FP16_KEEP_FP32 = ["Softmax", "LayerNormalization", "ReduceMean", "Pow", "Sqrt"]
 
@@ -62,9 +65,21 @@ def _export_fp32(model, tokenizer, path: Path, opset: int) -> None:
                           dynamic_axes=axes, opset_version=opset, do_constant_folding=True, dynamo=False)
 
 
-def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", opset: int = 17) -> Path:
+def _calibration_batches(tokenizer, pairs: list[tuple[str, str]], max_length: int = 256, size: int = 16):
+    for start in range(0, len(pairs), size):
+        chunk = pairs[start:start + size]
+        enc = tokenizer([p for p, _ in chunk], [h for _, h in chunk], truncation="longest_first",
+                        max_length=max_length, padding=True, return_tensors="np")
+        yield {k: v.astype(np.int64) for k, v in enc.items()}
+
+
+def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", opset: int = 17,
+                      calibration: list[tuple[str, str]] | None = None) -> Path:
+    """Export; `calibration` (training pairs, never evaluation sets) is required for int8-static."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {PRECISIONS}")
+    if precision == "int8-static" and not calibration:
+        raise ValueError("int8-static needs calibration pairs (training premises and hypotheses)")
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     checkpoint, output = Path(checkpoint), Path(output)
@@ -80,9 +95,12 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
         if precision == "fp32":
             shutil.copy(fp32, target)
         elif precision == "int8":
-            from onnxruntime.quantization import QuantType, quantize_dynamic
-
-            quantize_dynamic(str(fp32), str(target), per_channel=True, weight_type=QuantType.QInt8)
+            quantize.dynamic_int8(fp32, target)
+        elif precision == "int8-weights":
+            quantize.weights_int8(fp32, target)
+        elif precision == "int8-static":
+            inner = getattr(model.config, "intermediate_size", None)
+            quantize.static_int8(fp32, target, _calibration_batches(tokenizer, calibration), keep_fp32_inner=inner)
         else:
             import onnx
             from onnxruntime.transformers.float16 import convert_float_to_float16

@@ -11,22 +11,33 @@ from groundwatch.cli import main
 def tiny_int8(tiny_checkpoint, tmp_path_factory):
     from scorers.nli.onnx_export import export_checkpoint
 
-    return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-int8"), precision="int8")
+    return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-int8"), precision="int8-weights")
 
 
 def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx, tiny_int8, tmp_path, capsys):
     out = tmp_path / "bench.json"
     code = main(["bench", "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--synthetic",
                  "--model", str(tiny_int8), "--torch-checkpoint", str(tiny_checkpoint),
-                 "--onnx-fp32", str(tiny_onnx), "--json", str(out), "--threads", "1"])
+                 "--onnx-fp32", str(tiny_onnx), "--json", str(out), "--threads", "1", "--val-pairs", "40",
+                 "--repeats", "1"])
     assert code == 0, capsys.readouterr().out
     result = json.loads(out.read_text())
     assert result["inputs"] == {"pairs": 16, "responses": 3, "responses_source": "synthetic policy responses"}
     paths = result["paths"]
-    assert set(paths) >= {"groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_int8"}
+    assert set(paths) >= {"groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped",
+                          "tokenize_once", "nli_options"}
     guards = paths.pop("guards")  # the guard stage is timed per claim: no pairs
     assert "error" not in guards and guards["claims"] > 0
     assert guards["ms_per_claim"]["cold"]["mean"] > 0 and guards["ms_per_claim"]["warm"]["p99"] > 0
+    tokenize = paths.pop("tokenize_once")  # before/after pre-processing, same model: same scores
+    assert set(tokenize["paths"]) == {"tokenize once", "tokenize three times (before)"}
+    assert tokenize["max_abs_prob_diff"] < 1e-6 and all(p["pairs_per_s"] > 0 for p in tokenize["paths"].values())
+    options = paths.pop("nli_options")["options"]
+    assert {"onnx fp32", "onnx int8 dynamic", "onnx int8 weights, int8 compute", "torch bf16"} <= set(options)
+    for name, p in options.items():
+        assert p["pairs_per_s"] > 0 and 0 <= p["argmax_agreement"] <= 1, name
+        if name.startswith(("onnx fp32", "onnx int8 weights", "onnx int8 static", "shipped")):
+            assert p["deterministic"] and p["batch_invariance_max_dp"] <= 1e-5, name
     for name, p in paths.items():
         assert "error" not in p, (name, p)
         assert p["pairs"] == (8 if name == "reference_loop" else 16), name
@@ -34,12 +45,13 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     # Same checkpoint, same pairs: fp32 paths agree with PyTorch; int8 may drift but stays close.
     for name in ("reference_loop", "cross_encoder", "onnx_fp32"):
         assert paths[name]["vs_torch_fp32"]["max_abs_prob_diff"] < 1e-3, name
-    assert paths["groundwatch"]["precision"] == "int8"
+    assert paths["groundwatch"]["precision"] == "int8-weights"
     g = paths["groundwatch"]
     assert g["responses_with_conflicts"]["model_pairs"] >= g["responses_without_conflicts"]["model_pairs"]
     assert g["latency_s"]["n"] == 3
-    assert {"groundwatch/reference_loop", "onnx_int8/torch_fp32", "context_conflicts time on/off"} <= set(
+    assert {"groundwatch/reference_loop", "onnx_shipped/torch_fp32", "context_conflicts time on/off"} <= set(
         result["ratios"])
     assert result["machine"]["cpu"]["usable_cores"] >= 1 and result["machine"]["threads"] == 1
     printed = capsys.readouterr().out
     assert "pairs/s" in printed and "guard stage (one core)" in printed
+    assert "batch invariance max|dp|" in printed and "tokenize three times (before)" in printed

@@ -1,0 +1,58 @@
+"""int8 exports on a tiny model: which ones keep a pair's scores independent of its batch, and the
+int8-weights export reproducing fp32 exactly when the checkpoint's weights are int8 already."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorers.nli.onnx_backend import OnnxBackend
+from scorers.nli.onnx_export import export_checkpoint
+from scorers.nli.quantize import FOLD_WEIGHTS
+
+PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),
+         ("A man plays a guitar on a stage in front of a large crowd at night.", "Someone makes music."),
+         ("Short.", "A much longer hypothesis with many more tokens than the premise has in it."),
+         ("The office is closed on Sundays.", "The office opens on Sunday.")]
+
+
+@pytest.fixture(scope="module")
+def compact_tiny(tiny_checkpoint, tmp_path_factory):
+    """The tiny checkpoint through the compact int8 copy and back: int8-representable fp32 weights."""
+    from training.compact_checkpoint import materialise, save_compact
+
+    base = tmp_path_factory.mktemp("compact-tiny")
+    return materialise(save_compact(tiny_checkpoint, base / "compact"), base / "materialised")
+
+
+def _probs(backend, pairs) -> np.ndarray:
+    return np.array([[s.entailment, s.neutral, s.contradiction] for s in backend.predict(pairs)])
+
+
+def _invariance(backend) -> float:
+    alone = np.concatenate([_probs(backend, [p]) for p in PAIRS])
+    together = _probs(backend, PAIRS)
+    reversed_ = _probs(backend, PAIRS[::-1])[::-1]
+    return float(max(np.abs(alone - together).max(), np.abs(alone - reversed_).max()))
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8-weights", "int8-static"])
+def test_batch_invariant_exports(compact_tiny, tmp_path, precision):
+    calibration = [(p, h) for p, h in PAIRS] * 4
+    out = export_checkpoint(compact_tiny, tmp_path / precision, precision, calibration=calibration)
+    backend = OnnxBackend(out, providers="cpu", threads=1)
+    assert backend.precision == precision
+    assert _invariance(backend) <= 1e-5
+
+
+def test_int8_static_needs_calibration_pairs(compact_tiny, tmp_path):
+    with pytest.raises(ValueError, match="calibration"):
+        export_checkpoint(compact_tiny, tmp_path / "s", "int8-static")
+
+
+def test_int8_weights_folded_at_load_equal_fp32_when_the_weights_are_int8(compact_tiny, tmp_path):
+    fp32 = OnnxBackend(export_checkpoint(compact_tiny, tmp_path / "fp32", "fp32"), providers="cpu", threads=1)
+    weights = export_checkpoint(compact_tiny, tmp_path / "w", "int8-weights")
+    folded = OnnxBackend(weights, providers="cpu", threads=1, session_config=FOLD_WEIGHTS)
+    assert np.abs(_probs(folded, PAIRS) - _probs(fp32, PAIRS)).max() <= 1e-6
+    assert (weights / "model.onnx").stat().st_size < 0.5 * (tmp_path / "fp32" / "model.onnx").stat().st_size
