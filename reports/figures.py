@@ -267,5 +267,96 @@ def _overload(data: list[dict]) -> str:
             f"{r['batch_size']}{commit}.")
 
 
+
+# --- issue 11 §3: guards off vs on, re-decided from one scoring run each ---------------------------------------
+
+GUARD_PROBE = Source("docs/figures/guards-probe.json",
+                     "groundwatch score --input examples/guards/responses.jsonl --output build/guard-verdicts.jsonl "
+                     "--no-progress && python examples/compare.py build/guard-verdicts.jsonl "
+                     "--expected examples/guards/expected.jsonl --guards both --json docs/figures/guards-probe.json")
+GUARD_FAMILIES = {"explicit_negation": "CONTRADICTED", "lexical_antonym": "CONTRADICTED",
+                  "no_longer": "CONTRADICTED", "dropped_condition": "NOT_SUPPORTED", "dropped_scope": "NOT_SUPPORTED",
+                  "wrong_arithmetic": "CONTRADICTED", "right_arithmetic": "SUPPORTED",
+                  "control_paraphrase": "SUPPORTED", "control_double_negation": "SUPPORTED"}
+
+
+def _share(agree: int, total: int) -> str:
+    return f"{agree} ({100 * agree / max(total, 1):.0f}%)"
+
+
+def _spread(verdicts: dict) -> str:
+    return " / ".join(str(verdicts.get(v, 0)) for v in ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO"))
+
+
+@figure("guards-probe", GUARD_PROBE)
+def _guards_probe(data: list[dict]) -> str:
+    d = data[0]
+    families = [f for f in GUARD_FAMILIES if f in d["by_family"]] + sorted(set(d["by_family"]) - set(GUARD_FAMILIES))
+    rows = []
+    for name in families:
+        f = d["by_family"][name]
+        rows.append([f"`{name}`", f["cases"], f["claims"], GUARD_FAMILIES.get(name, "mixed"),
+                     _share(f["guards-off"]["agree"], f["claims"]), _share(f["guards-on"]["agree"], f["claims"]),
+                     _spread(f["guards-off"]["verdicts"]), _spread(f["guards-on"]["verdicts"])])
+    rows.append(["**all**", sum(f["cases"] for f in d["by_family"].values()), d["claims"], "",
+                 f"**{_share(d['agree']['guards-off'], d['claims'])}**",
+                 f"**{_share(d['agree']['guards-on'], d['claims'])}**", "", ""])
+    table = markdown_table(["family", "cases", "claims", "expected", "agree, guards off", "agree, guards on",
+                            "S / C / NEI off", "S / C / NEI on"], rows)
+    t = d["thresholds"]
+    saved = ("the guards-on column equals the saved verdicts" if not d["saved_differs_from_guards_on"] else
+             f"{d['saved_differs_from_guards_on']} guards-on verdicts differ from the saved ones")
+    return (f"{table}\n\nOne scoring run with model `{d['model']}` (τe {t['tau_entailment']}, τc "
+            f"{t['tau_contradiction']}, {t['mode']}), re-decided without the guard checks for the off column "
+            f"({saved}). S / C / NEI: claims given SUPPORTED / CONTRADICTED / NOT_ENOUGH_INFO; "
+            f"NOT_SUPPORTED accepts either of the last two.")
+
+
+DEV_SETS = {"wice": 80, "begin": 300, "halueval": 300, "qags": 150}  # --limit: a seeded sample of n (seed 0)
+
+
+@figure("guards-dev", *(Source(f"docs/figures/guards-dev-{name}.json",
+                               f"groundwatch convert --set {name} --limit {n} --output build/dev/{name}.jsonl && "
+                               f"groundwatch eval --input build/dev/{name}.jsonl --guards both --no-question-mode "
+                               f"--no-progress --output docs/figures/guards-dev-{name}.json")
+                        for name, n in DEV_SETS.items()))
+def _guards_dev(data: list[dict]) -> str:
+    rows, models = [], set()
+    for name, report in zip(DEV_SETS, data):
+        models.add(report.get("model") or "?")
+        rows_by_state = {r["guards"]: r for r in report["labelled"]["guards"] if r["group"] == f"set:{name}"}
+        check = next(c for c in report["labelled"]["guards_check"] if c["group"] == f"set:{name}")
+        off, on = rows_by_state["guards-off"], rows_by_state["guards-on"]
+
+        def cell(r: dict) -> str:
+            low, high = r["interval_95"]["balanced_accuracy"]
+            return f"{r['balanced_accuracy']:.3f} [{low:.3f}, {high:.3f}]"
+
+        rows.append([name, f"{off['n']} ({off['unsupported']})", cell(off), cell(on), f"{check['delta']:+.3f}",
+                     "-" if check["half_width"] is None else f"{check['half_width']:.3f}",
+                     {True: "ok", False: "**drops more**", None: "no interval"}[check["ok"]]])
+    table = markdown_table(["set", "n (unsupported)", "bal. acc., guards off [95%]", "bal. acc., guards on [95%]",
+                            "on − off", "half-width (off)", "no drop beyond the half-width"], rows)
+    return (f"{table}\n\nModel `{', '.join(sorted(models))}`, default settings; one scoring run per set, "
+            f"re-decided with and without the guard checks; intervals: response bootstrap, 1,000 resamples.")
+
+
+@figure("examples-repeat", Source("docs/figures/examples-repeat.json",
+                                  "python examples/repeat_runs.py --runs 5 --json docs/figures/examples-repeat.json"))
+def _examples_repeat(data: list[dict]) -> str:
+    d = data[0]
+    runs = d["runs"]
+    table = markdown_table(["run", "input order", "claims agreeing", "responses with the expected all_supported"],
+                           [[r["run"], r["order"], f"{r['claims_agree']} of {r['claims']}",
+                             f"{r['responses_agree']} of {r['responses']}"] for r in runs])
+    same = ("**identical**" if d["identical"] else
+            f"**not identical**: {d['responses_differing']} responses, {d['claim_verdicts_differing']} claim verdicts "
+            f"differ")
+    low, high = d["claims_agree_min"], d["claims_agree_max"]
+    spread = f"**{low} of {runs[0]['claims']}** on every run" if low == high else f"**{low}–{high} of {runs[0]['claims']}**"
+    return (f"{table}\n\nClaims agreeing with `{d['expected']}` over {len(runs)} runs: {spread}. The {len(runs)} "
+            f"verdict files, compared by `request_id` except `{'`, `'.join(d['identical_except'])}`, are {same}. "
+            f"Model `{d['model']}`.")
+
 if __name__ == "__main__":
     sys.exit(main())
