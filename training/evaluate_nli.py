@@ -1,6 +1,6 @@
 """Pair-level accuracy of an NLI model on held-out and evaluation-only sets.
 
-    python -m training.evaluate_nli --model scorers/models/nli-minilm-int8 --output build/nli_eval.json
+    python -m training.evaluate_nli --model scorers/models/nli-minilm-int8-weights --output build/nli_eval.json
 
 Sets: the training run's validation split per source (build/nli-minilm/validation.jsonl),
 ANLI R1-R3 dev, SICK (corrected labels, SemEval TEST part) and ConTRoL dev

@@ -3,8 +3,10 @@
     python -m training.model_card
 
 Reads the training manifest and parity report shipped beside the model, the
-pair-level evaluation (build/nli_eval.json from training.evaluate_nli) and the
+pair-level evaluation (build/nli_eval.json from training.evaluate_nli), the
 pipeline-level figures (build/card_pipeline.json: WiCE and the probe families,
+from `groundwatch eval`), and the inference options measured side by side
+(docs/figures/nli-options.json from `groundwatch bench`, docs/figures/nli-dev-*.json
 from `groundwatch eval`), so every number in the card comes from a command.
 """
 
@@ -14,7 +16,23 @@ import argparse
 import json
 from pathlib import Path
 
-from training.ship import MODELS
+from scorers.nli.factory import DEFAULT_MODEL_DIR
+from training.ship import SHIPPED_PRECISION
+
+FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
+OPTIONS_COMMAND = ("groundwatch bench --paths nli_options,tokenize_once --threads 1 --no-progress "
+                   "--json docs/figures/nli-options.json")
+# The groundedness-dev samples of the guards-dev figure (reports/figures.py DEV_SETS): seeded, limit n.
+DEV_SETS = {"wice": 100, "begin": 400, "halueval": 400, "qags": 200}
+DEV_OPTIONS = {"fp32": "build/nli/fp32", SHIPPED_PRECISION: str(DEFAULT_MODEL_DIR.relative_to(FIGURES.parents[1]))}
+
+
+def dev_command(option: str, name: str) -> str:
+    export = (f"python -m training.ship --from-compact --precision {option} --output {DEV_OPTIONS[option]} && "
+              if option != SHIPPED_PRECISION else "")
+    return (f"{export}groundwatch convert --set {name} --limit {DEV_SETS[name]} --output build/dev/{name}.jsonl && "
+            f"groundwatch eval --input build/dev/{name}.jsonl --model {DEV_OPTIONS[option]} --no-question-mode "
+            f"--no-progress --output docs/figures/nli-dev-{option}-{name}.json")
 
 LICENCES = {
     "vitaminc_real": "CC BY-SA 3.0", "vitaminc_synthetic": "CC BY-SA 3.0",
@@ -44,10 +62,19 @@ LIMITATIONS = """## Known limitations
   NLI checkpoint through `groundwatch export-model` where these matter.
 - Paraphrases across vocabulary ("within 30 days" → "you have 30 days") often score neutral, so
   NOT_ENOUGH_INFO is over-reported relative to a large model.
-- Int8 parity with fp32 is looser than for larger models (see parity.json): serve `--precision fp32`
-  where exact agreement matters.
 - Some training sources state no licence (table above).
 """
+
+
+FORMATS = {
+    "int8-weights": "int8 weights with one scale per output channel behind DequantizeLinear; ONNX Runtime runs "
+                    "the matrix products as 8-bit MatMulNBits, activations quantised per row and block of 32 "
+                    "(row-local: a pair scores the same alone or in any batch)",
+    "int8-static": "static int8 (QDQ, per-channel weights, activation ranges calibrated on training pairs)",
+    "int8": "dynamic int8 quantisation (per-channel weights; activation scales per batch, so scores depend on "
+            "the batch)",
+    "fp32": "fp32",
+}
 
 
 def _table(rows: list[tuple], head: tuple) -> str:
@@ -56,9 +83,51 @@ def _table(rows: list[tuple], head: tuple) -> str:
     return "\n".join(out)
 
 
+def options_section(options_file: Path, figures: Path = FIGURES) -> list[str]:
+    """The inference options table (bench) and the groundedness-dev check, with their commands."""
+    if not options_file.exists():
+        return []
+    bench = json.loads(options_file.read_text())
+    o = bench["paths"]["nli_options"]
+    rows = [(name, p["precision"], p["size_mb"] if p["size_mb"] is not None else "-", f"{p['pairs_per_s']:.1f}",
+             f"{p['argmax_agreement']:.4f}", f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
+             "yes" if p["deterministic"] else "**no**") for name, p in o["options"].items()]
+    cpu = bench["machine"]["cpu"]
+    parts = ["## Inference options (issue 11: deterministic inference)", "",
+             "The same weights (the compact PyTorch copy, dequantised: the fp32 reference) run seven ways. "
+             f"pairs/s: {o['pairs']} pairs of `examples/`, one thread, options interleaved, median of {o['repeats']}; "
+             f"agreement with ONNX fp32 on {o['validation_pairs']} held-out validation pairs (premise-hash split of "
+             "the training data, never calibrated on); batch invariance: a pair alone vs inside batches of other "
+             "pairs (other padding), largest |Δp|; deterministic means at most 1e-5.", "",
+             _table(rows, ("option", "precision", "MB", "pairs/s", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
+                           "batch-invariance max \\|Δp\\|", "deterministic")), "",
+             f"Machine: {cpu['model']}, {cpu['usable_cores']} cores, {', '.join(cpu['flags'])}. "
+             f"Command: `{OPTIONS_COMMAND}`."]
+    dev = {(opt, name): figures / f"nli-dev-{opt}-{name}.json" for opt in DEV_OPTIONS for name in DEV_SETS}
+    if all(path.exists() for path in dev.values()):
+        rows = []
+        for name in DEV_SETS:
+            acc = {opt: _balanced_accuracy(json.loads(dev[(opt, name)].read_text())) for opt in DEV_OPTIONS}
+            ref, shipped = acc["fp32"], acc[SHIPPED_PRECISION]
+            rows.append((name, shipped[1], f"{ref[0]:.3f}", f"{shipped[0]:.3f}", f"{shipped[0] - ref[0]:+.3f}",
+                         "yes" if abs(shipped[0] - ref[0]) <= 0.01 else "**no**"))
+        parts += ["", f"Balanced accuracy through the whole pipeline (default settings) on the groundedness-dev "
+                      f"samples, fp32 against the shipped {SHIPPED_PRECISION}:", "",
+                  _table(rows, ("set", "n", "fp32", SHIPPED_PRECISION, "difference", "within 0.01")), "",
+                  "Commands, per set and option:", ""]
+        parts += [f"- `{dev_command(opt, name)}`" for opt in DEV_OPTIONS for name in DEV_SETS]
+    return parts
+
+
+def _balanced_accuracy(report: dict) -> tuple[float, int]:
+    headline = report["labelled"]["headline"]
+    return headline["balanced_accuracy"], headline["n"]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, default=MODELS / "nli-minilm-int8")
+    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR)
+    ap.add_argument("--options", type=Path, default=FIGURES / "nli-options.json")
     ap.add_argument("--nli-eval", type=Path, default=Path("build/nli_eval.json"))
     ap.add_argument("--pipeline", type=Path, default=Path("build/card_pipeline.json"))
     args = ap.parse_args(argv)
@@ -68,15 +137,20 @@ def main(argv=None) -> None:
     pipeline = json.loads(args.pipeline.read_text()) if args.pipeline.exists() else {}
     hp = manifest["hyper_parameters"]
     mix = manifest["train_mix"]
+    marker = args.model / "precision.txt"
+    precision = marker.read_text().strip() if marker.exists() else "fp32"
+    export = json.loads((args.model / "export.json").read_text()) if (args.model / "export.json").exists() else {}
+    ship_command = ("python -m training.ship --from-compact" if "torch-checkpoints" in export.get("source", "")
+                    else "python -m training.ship")  # re-exported from the compact copy's weights
     parts = [
-        "# groundwatch default NLI cross-encoder (nli-minilm-int8)",
+        f"# groundwatch default NLI cross-encoder ({args.model.name})",
         "",
         "Three-way NLI (entailment / neutral / contradiction; order in `config.json` `id2label`) "
         "cross-encoder that groundwatch loads when no model is configured. Runs on a laptop CPU; production "
         "deployments export their own DeBERTa-v3 checkpoint with `groundwatch export-model`.",
         "",
         f"- **Base:** {manifest['base']}, Apache-2.0, 22.7M parameters; 6 layers, 384 hidden, 512 positions.",
-        f"- **Format:** ONNX opset 17, dynamic int8 quantisation (per-channel weights), "
+        f"- **Format:** ONNX opset 17, {FORMATS.get(precision, precision)}; "
         f"{parity['model_mb']} MB. Parity with the PyTorch fp32 checkpoint on {parity['pairs']} pairs: "
         f"max |Δp| = {parity['max_abs_prob_diff']}, argmax agreement = {parity['argmax_agreement']}.",
         "- **Training:** two stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; "
@@ -84,7 +158,7 @@ def main(argv=None) -> None:
         f"sets). Stage 2: `python -m training.train` ({manifest['device']}, torch {manifest['torch']}, "
         f"{manifest['train_seconds'] // 60} min, {manifest['steps']} steps"
         f"{', stopped at the time budget' if manifest.get('stopped_early') else ''}); "
-        f"export: `python -m training.ship`; this card: `python -m training.model_card`.",
+        f"export: `{ship_command}`; this card: `python -m training.model_card`.",
         "",
         "## Hyper-parameters",
         "",
@@ -122,6 +196,7 @@ def main(argv=None) -> None:
     if pipeline:
         parts += ["", "Through the full groundwatch pipeline (claims, free checks, evidence, thresholds), "
                   "from `groundwatch eval`:", "", pipeline.get("markdown", "")]
+    parts += [""] + options_section(args.options)
     parts += ["", LIMITATIONS]
     (args.model / "MODEL_CARD.md").write_text("\n".join(parts) + "\n")
     print(f"wrote {args.model / 'MODEL_CARD.md'}")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import fail, read_responses
 from groundwatch.commands.progress import add_progress_arg, progress_on
+from scorers.nli.factory import DEFAULT_MODEL_DIR
 
 MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
@@ -24,7 +25,7 @@ def register(sub) -> None:
     inputs.add_argument("--synthetic", action="store_true", help="synthetic policy-style responses instead of a file")
     p.add_argument("--n-responses", type=int, default=40, help="responses for the pipeline figures (default 40)")
     p.add_argument("--json", type=Path, dest="json_out", help="write the full result as JSON")
-    p.add_argument("--model", type=Path, default=MODELS / "nli-minilm-int8", help="served ONNX model directory")
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR, help="served ONNX model directory")
     p.add_argument("--torch-checkpoint", type=Path, default=MODELS / "nli-minilm-torch",
                    help="PyTorch checkpoint the ONNX model was exported from")
     p.add_argument("--onnx-fp32", type=Path, help="fp32 ONNX directory (default: exported from the checkpoint)")

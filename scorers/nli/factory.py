@@ -7,7 +7,7 @@ from pathlib import Path
 from scorers.errors import ModelLoadError
 from scorers.nli.base import NLIBackend
 
-DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8"
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8-weights"
 
 
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",

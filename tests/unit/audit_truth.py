@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from audit.documents import read_jsonl
+from scorers.nli.factory import DEFAULT_MODEL_DIR
 
 CORPORA = Path(__file__).resolve().parents[1] / "data" / "corpora"
-SHIPPED = Path(__file__).resolve().parents[2] / "scorers" / "models" / "nli-minilm-int8"
+SHIPPED = DEFAULT_MODEL_DIR
 
 
 def documents(name: str):

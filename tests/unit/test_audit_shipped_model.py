@@ -1,6 +1,6 @@
 """The full audit with the shipped NLI model: contradictions in other words, and no false alarms.
 
-Skipped only while scorers/models/nli-minilm-int8/model.onnx is absent.
+Skipped only while the shipped model (scorers/nli/factory.py DEFAULT_MODEL_DIR) is absent.
 """
 
 import pytest

@@ -5,18 +5,17 @@ model; that an answer can be SUPPORTED while its context conflicts, and that
 clean context is not flagged at all, needs the shipped NLI model.
 """
 
-from pathlib import Path
-
 import pytest
 
 from config.scorer import ScorerConfig
 from scorers.chunking import Chunk
 from scorers.conflicts import ConflictFinder, value_mismatch
+from scorers.nli.factory import DEFAULT_MODEL_DIR
 from scorers.pipeline import Scorer
 from scorers.records import Verdict
 from scorers.schema import parse_response
 
-SHIPPED = Path(__file__).resolve().parents[2] / "scorers" / "models" / "nli-minilm-int8"
+SHIPPED = DEFAULT_MODEL_DIR
 needs_shipped_model = pytest.mark.skipif(not (SHIPPED / "model.onnx").exists(),
                                          reason=f"shipped NLI model not present yet ({SHIPPED}/model.onnx)")
 
