@@ -7,7 +7,7 @@ from pathlib import Path
 
 from config.scorer import ScorerConfig
 from evaluation.calibrate import Target, choose, settings_document, write_settings
-from evaluation.combiner_fit import describe, fit_combiner
+from evaluation.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
 from evaluation.conditions import conditions_table, seed_conditions
 from evaluation.dataset import Labelled
 from evaluation.probe_report import probe_report, probe_table
@@ -39,6 +39,7 @@ class Options:
     top_k: int | None = None           # re-decide saved scores keeping the first top_k chunks
     pair_top: int | None = None        # ... and pairs of the first pair_top chunks
     window_grid: tuple[list[int], list[int]] | None = None  # top_k values x pair_top values to re-decide
+    combiner_features: tuple[str, ...] = DEFAULT_FEATURES    # what --fit-combiner fits on
     guards: list[str] | None = None    # re-decide with guards off and/or on (evaluation/guard_variants.py)
 
 
@@ -94,7 +95,7 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
     if options.fit_combiner:
         fitted = fit_combiner(scored, replace(variant, combiner=None), options.model or "unknown",
                               {"input": Path(options.dataset).name, "half": "calibration",
-                               "settings": _window_settings(config)})
+                               "settings": _window_settings(config)}, features=options.combiner_features)
         fitted.save(options.fit_combiner)
         report["combiner_fit"] = fitted.to_dict()
         parts.append(f"combiner fitted -> {options.fit_combiner}\n" + describe(fitted))

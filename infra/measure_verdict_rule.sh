@@ -8,7 +8,9 @@
 # Env: OUT (build/eval12), SWEEP ("wice=60 qags=100 halueval=100": calibration-half records per set),
 # CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
 # decides with; it scores at 8 / 4 so the shipped 4 / 3 is re-decided from the same scores),
-# HALUEVAL (answers, default 1000), RESAMPLES (1000). Runs under nice: the machine is shared.
+# HALUEVAL (answers, default 1000), RESAMPLES (1000), FIGURES_DIR (copy the reports there for
+# python -m reports.figures; `final` then also ships the combiner beside the default model).
+# Runs under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .venv/bin/activate
@@ -56,13 +58,22 @@ with open(f"{out}/sweep.jsonl", "w") as f:
         f.writelines(kept[:int(n)])
 EOF
     for c in ${CHUNKINGS:-s4o1 s2o0 s4o0 s6o1 w60o1 w120o1}; do
+        if [ ! -s "$out/sweep-$c-verdicts.jsonl" ] && [ -s "$out/dev-$c-verdicts.jsonl" ]; then
+            # `final` already scored every record with this chunking: keep the sweep's records of it.
+            python -c 'import json, sys
+ids = {json.loads(l)["request_id"] for l in open(sys.argv[1])}
+sys.stdout.writelines(l for l in open(sys.argv[2]) if json.loads(l)["request_id"] in ids)' \
+                "$out/sweep.jsonl" "$out/dev-$c-verdicts.jsonl" > "$out/sweep-$c-verdicts.jsonl"
+        fi
         if [ ! -s "$out/sweep-$c-verdicts.jsonl" ]; then
             with_chunking "$c" nice -n 5 groundwatch eval --no-progress --input "$out/sweep.jsonl" --top-k 8 \
                 --pair-top 4 --no-question-mode --resamples 100 --save-verdicts "$out/sweep-$c-verdicts.jsonl" \
                 > "$out/sweep-$c.txt"
         fi
-        gw eval --input "$out/sweep.jsonl" --from-verdicts "$out/sweep-$c-verdicts.jsonl" --half calibration \
-            --window-grid 2,4,6,8:0,2,3,4 --resamples 100 --output "$out/sweep-$c-grid.json" > "$out/sweep-$c-grid.txt"
+        with_chunking "$c" nice -n 5 groundwatch eval --input "$out/sweep.jsonl" \
+            --from-verdicts "$out/sweep-$c-verdicts.jsonl" --half calibration --window-grid 2,4,6,8:0,2,3,4 \
+            --resamples 100 --output "$out/sweep-$c-grid.json" > "$out/sweep-$c-grid.txt"
+        [ -z "${FIGURES_DIR:-}" ] || cp "$out/sweep-$c-grid.json" "$FIGURES_DIR/windows-$c.json"
         echo "== $c"; sed -n '/evidence windows re-decided/,$p' "$out/sweep-$c-grid.txt"
     done
 }
@@ -78,12 +89,17 @@ final() {
     cat "$out"/{wice,begin,qags,halueval}.jsonl > "$out/dev.jsonl"
     cat "$out"/{wice,begin,qags,halueval}-"$c"-verdicts.jsonl > "$out/dev-$c-verdicts.jsonl"
     # Fit on the calibration half (forced by --fit-combiner), report on the other half.
-    gw eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" --top-k "$k" --pair-top "$p" \
-        --fit-combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" > "$out/fit-$c-k$k-p$p.txt"
-    gw eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" --top-k "$k" --pair-top "$p" \
-        --half report --combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" \
-        --output "$out/report-$c-k$k-p$p.json" > "$out/report-$c-k$k-p$p.txt"
+    with_chunking "$c" nice -n 5 groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" \
+        --top-k "$k" --pair-top "$p" --fit-combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" \
+        > "$out/fit-$c-k$k-p$p.txt"
+    with_chunking "$c" nice -n 5 groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" \
+        --top-k "$k" --pair-top "$p" --half report --combiner "$out/combiner-$c-k$k-p$p.json" \
+        --resamples "$resamples" --output "$out/report-$c-k$k-p$p.json" > "$out/report-$c-k$k-p$p.txt"
     sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$c-k$k-p$p.txt"
+    if [ -n "${FIGURES_DIR:-}" ]; then
+        cp "$out/report-$c-k$k-p$p.json" "$FIGURES_DIR/verdict-rule-report.json"
+        cp "$out/combiner-$c-k$k-p$p.json" "$(python -c 'from scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
+    fi
 }
 
 "${1:-final}"

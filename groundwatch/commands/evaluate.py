@@ -41,6 +41,8 @@ def register(sub) -> None:
     p.add_argument("--fit-combiner", type=Path, metavar="OUT.json",
                    help="fit the verdict combiner on the calibration half and write it (ship it beside the model "
                         "as combiner.json)")
+    p.add_argument("--combiner-features", metavar="NAMES",
+                   help="features --fit-combiner uses: default (the seven chosen on the dev sets), all, or a comma list")
     p.add_argument("--combiner", type=Path, metavar="FILE",
                    help="combiner to compare with the threshold rule (default: combiner.json beside the model, "
                         "if it was fitted for this model)")
@@ -60,9 +62,9 @@ def _config(args):
     updates = {"context_conflicts": False}  # conflicts never change a verdict; skip their cost
     if args.no_free_checks:
         updates["free_checks"] = False
-    if args.pair_top is not None and not args.from_verdicts:
+    if args.pair_top is not None:  # with --from-verdicts: re-decided, and recorded as the setting
         updates["pair_top"] = args.pair_top
-    if args.top_k is not None and not args.from_verdicts:
+    if args.top_k is not None:
         updates["top_k"] = args.top_k
     return settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
 
@@ -70,6 +72,7 @@ def _config(args):
 def run(args) -> int:
     from evaluation.calibrate import parse_target
     from evaluation.dataset import read_labelled
+    from evaluation.combiner_fit import feature_names
     from evaluation.guard_variants import parse_guards
     from evaluation.windows import parse_grid
     from scorers.errors import InvalidResponse, ModelLoadError
@@ -87,6 +90,7 @@ def run(args) -> int:
     try:
         target = parse_target(args.calibrate) if args.calibrate else None
         window_grid = parse_grid(args.window_grid) if args.window_grid else None
+        combiner_features = feature_names(args.combiner_features)
         guards = parse_guards(args.guards) if args.guards else None
         items = read_labelled(args.input, args.limit, args.half) if args.input else []
         probes = read_labelled(args.probes, args.limit) if args.probes else []
@@ -116,8 +120,8 @@ def run(args) -> int:
                       combiner=combiner, fit_combiner=args.fit_combiner, model=model,
                       top_k=args.top_k if args.from_verdicts else None,
                       pair_top=args.pair_top if args.from_verdicts else None, window_grid=window_grid,
-                      guards=guards)
-    report: dict = {"scorer": settings.scorer.model_dump(), "model": scorer.model if scorer else None}
+                      guards=guards, combiner_features=combiner_features)
+    report: dict = {"scorer": settings.scorer.model_dump(), "model": model}
     try:
         if items:
             report["labelled"], text = labelled_section(settings.scorer, scorer, items, options)

@@ -35,7 +35,7 @@ FEATURES: tuple[str, ...] = (
     "claim_has_number", "claim_has_entity",
     *(f"failed_{name}" for name in CHECK_NAMES), *(f"passed_{name}" for name in CHECK_NAMES),
     "rs_max", "rs_mean", "rs_of_top",
-    "claim_words_log", "top_words_log", "n_premises",
+    "claim_words_log", "top_words_log", "n_premises", "context_words_log",
 )
 
 _ENTITY = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z]")
@@ -131,6 +131,7 @@ def claim_features(claim: str, evidence: Sequence[Evidence], checks: Sequence[Ch
     f["claim_words_log"] = math.log1p(len(claim.split()))
     f["top_words_log"] = math.log1p(len(top_text.split()))
     f["n_premises"] = float(len(evidence))
+    f["context_words_log"] = math.log1p(sum(len(text.split()) for text in passages.values()))
     return f
 
 

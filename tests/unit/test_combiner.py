@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from config.scorer import ScorerConfig
-from evaluation.combiner_fit import fit_combiner
+from evaluation.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
 from evaluation.dataset import Labelled
 from evaluation.scored import Scored, StoredClaim, Variant, claim_decision, predict
 from scorers.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner
@@ -48,7 +48,9 @@ def synthetic(n: int, seed: int) -> list[Scored]:
 
 @pytest.fixture(scope="module")
 def fitted():
-    return fit_combiner(synthetic(600, 1), Variant(THRESHOLDS), "tiny@abc123", {"input": "synthetic"})
+    """Fitted on every feature: the rule has to be found among the distractors."""
+    return fit_combiner(synthetic(600, 1), Variant(THRESHOLDS), "tiny@abc123", {"input": "synthetic"},
+                        features=tuple(FEATURES))
 
 
 def test_features_are_computed_for_every_name():
@@ -72,6 +74,17 @@ def test_a_combiner_fitted_on_synthetic_features_recovers_a_known_rule(fitted):
     weight = dict(zip(fitted.features, fitted.coef))
     assert weight["lex_cov_top"] > 0.5 and weight["ent_max"] + weight["ent_mean"] + weight["ent_max_logit"] > 0.5
     assert max(abs(w) for n, w in weight.items() if n.startswith(("rs_", "claim_words"))) < 0.5
+
+
+def test_the_default_feature_set_recovers_it_too_and_is_what_the_file_lists(tmp_path):
+    fitted = fit_combiner(synthetic(600, 1), Variant(THRESHOLDS), "tiny@abc123", {})
+    assert fitted.features == DEFAULT_FEATURES
+    test = synthetic(400, 2)
+    predicted = np.array([predict(s, Variant(THRESHOLDS, combiner=fitted)).unsupported for s in test])
+    assert (predicted == np.array([s.item.unsupported for s in test])).mean() >= 0.95
+    assert feature_names("all") == tuple(FEATURES) and feature_names("ent_max,lex_cov_top") == ("ent_max", "lex_cov_top")
+    with pytest.raises(ValueError, match="choose from"):
+        feature_names("ent_max,nonsense")
 
 
 def test_the_file_records_the_model_hash_features_and_fit(fitted, tmp_path):
