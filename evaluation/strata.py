@@ -3,7 +3,6 @@
   numeric            the answer states a number, date or percentage
   negation           the answer contains a negation
   multi_hop          the data says the support needs two or more sentences / paragraphs
-  multi_hop_flagged  the checker entailed a claim only from two chunks joined
   gold_absent        a scored claim's top_k evidence holds none of the gold passages (the response
                      names gold_passage_ids): retrieval, not the verifier, left it unsupported
   decorative_heavy   at least half of the answer's claims were skipped as decorative
@@ -16,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from evaluation.scored import Scored, StoredClaim, Variant, claim_verdict, passage_texts, premises
+from evaluation.scored import Scored, StoredClaim, Variant, premises
 from scorers.numbers import quantities
 
 LONG_PASSAGE_WORDS = 800
@@ -35,9 +34,6 @@ def strata_of(scored: Scored, variant: Variant) -> list[str]:
     skipped = sum(1 for c in claims if c.skipped)
     if claims and skipped * 2 >= len(claims):
         out.add("decorative_heavy")
-    texts = passage_texts(scored) if variant.combiner is not None else None
-    if any("multi_hop" in claim_verdict(c, variant, texts)[1] for c in claims if not c.skipped):
-        out.add("multi_hop_flagged")
     if sum(len(p.text.split()) for p in response.passages) >= LONG_PASSAGE_WORDS:
         out.add("long_passages")
     gold = set(response.gold_passage_ids or ())

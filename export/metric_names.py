@@ -8,7 +8,6 @@ METRIC_NAMES: frozenset[str] = frozenset({
     # verdict counters also carry scorer_version, app (+ tenant, retriever when allow-listed): metric_labels.py
     "groundwatch_responses_total",  # {verdict="all_supported|has_unsupported", scorer_version, app}
     "groundwatch_claims_total",  # {verdict="SUPPORTED|CONTRADICTED|NOT_ENOUGH_INFO|SKIPPED", severity, scorer_version, app}
-    "groundwatch_multi_hop_claims_total",  # {scorer_version, app}: claims entailed only by two chunks joined
     "groundwatch_dead_letters_total",  # {stage, reason}
     "groundwatch_sink_failures_total",  # {sink, reason}
     "groundwatch_scorer_errors_total",  # {reason}

@@ -50,8 +50,6 @@ class Metrics:
                                  "was supported.", ["verdict", *extra], registry=r)
         self.claims = Counter("groundwatch_claims", "Claims, by verdict and severity.",
                               ["verdict", "severity", *extra], registry=r)
-        self.multi_hop = Counter("groundwatch_multi_hop_claims", "Claims entailed only by two chunks joined "
-                                 "(flag multi_hop), not by any single chunk.", extra, registry=r)
         self._primed: set[tuple[str, ...]] = set()
         self.dead_letters = Counter("groundwatch_dead_letters", "Messages sent to the dead-letter topic.",
                                     ["stage", "reason"], registry=r)
@@ -134,8 +132,6 @@ class Metrics:
             self.responses.labels("all_supported" if v.response.all_supported else "has_unsupported", *key).inc()
             for claim in v.claims:
                 self.claims.labels(claim.verdict.value, claim.severity, *key).inc()
-                if "multi_hop" in claim.flags:
-                    self.multi_hop.labels(*key).inc()
             if v.context_conflicts:
                 self.context_conflicts.inc(len(v.context_conflicts))
             if v.action is not None:
@@ -149,7 +145,6 @@ class Metrics:
         if key in self._primed:
             return
         self._primed.add(key)
-        self.multi_hop.labels(*key)
         for verdict in RESPONSE_VERDICTS:
             self.responses.labels(verdict, *key)
         for verdict in Verdict:

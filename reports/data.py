@@ -93,8 +93,6 @@ class Report:
     severity: dict[str, dict] = field(default_factory=dict)
     top_passages: list[dict] = field(default_factory=list)
     signals: dict[str, dict] = field(default_factory=dict)  # reports/signals.py
-    # Share of SUPPORTED claims entailed only by two chunks joined (flag multi_hop), clustered by response
-    multi_hop: Rate | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -106,7 +104,6 @@ class Report:
             "severity": {s: {"claims": d["claims"], "faithfulness": d["faithfulness"].to_dict()}
                          for s, d in self.severity.items()},
             "top_failing_passages": self.top_passages,
-            "multi_hop": self.multi_hop.to_dict() if self.multi_hop else None,
             "signals": self.signals,
         }
 
@@ -165,15 +162,6 @@ def top_failing_passages(records: list[dict], top: int = 10) -> list[dict]:
              "not_enough_info": n["NOT_ENOUGH_INFO"]} for pid, n in ranked]
 
 
-def multi_hop_share(records: list[dict]) -> Rate:
-    """SUPPORTED claims that no single chunk entailed, only two joined (scorers/decide.py flag multi_hop)."""
-    clusters = []
-    for r in records:
-        supported = [c for c in r.get("claims", []) if c.get("verdict") == "SUPPORTED"]
-        clusters.append((sum("multi_hop" in (c.get("flags") or []) for c in supported), len(supported)))
-    return clustered_rate(clusters)
-
-
 def build_report(records: Iterable[dict], f: VerdictFilter = VerdictFilter(), bucket: str = "auto",
                  top: int = 10) -> Report:
     chosen = latest_per_request(r for r in records if selected(r, f))
@@ -186,4 +174,4 @@ def build_report(records: Iterable[dict], f: VerdictFilter = VerdictFilter(), bu
     filters = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in vars(f).items() if v}
     return Report(filters, len(chosen), {v: counts.get(v, 0) for v in VERDICTS}, overall, bucket,
                   time_buckets(chosen, bucket, rhos), severity_breakdown(chosen),
-                  top_failing_passages(chosen, top), signal_counts(chosen), multi_hop_share(chosen))
+                  top_failing_passages(chosen, top), signal_counts(chosen))

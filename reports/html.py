@@ -70,12 +70,8 @@ def _severity(report: Report) -> str:
     rows = "".join(f'<tr><td>{escape(s)}</td><td>{sum(d["claims"].values())}</td>'
                    f'<td>{_pct(d["faithfulness"].estimate)}</td><td>{_interval(d["faithfulness"])}</td></tr>'
                    for s, d in report.severity.items())
-    hop = report.multi_hop
-    multi_hop = (f'<p id="multi-hop">Multi-hop: {hop.successes} of {hop.n} supported claims were entailed only by two '
-                 f'chunks joined, not by any single chunk ({_pct(hop.estimate)}, 95% interval {_interval(hop)}).</p>'
-                 if hop is not None and hop.n else "")
     return (f'<div class="charts">{chart}<table id="severity"><tr><th>severity</th><th>checked claims</th>'
-            f'<th>faithfulness</th><th>95% interval</th></tr>{rows}</table></div>{multi_hop}')
+            f'<th>faithfulness</th><th>95% interval</th></tr>{rows}</table></div>')
 
 
 def _passages(report: Report) -> str:

@@ -30,9 +30,6 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
             verdict = Verdict.NOT_ENOUGH_INFO
         if best_e.entailment >= tau_e and best_c.contradiction >= tau_c and best_e is not best_c:
             flags.append("conflicting_evidence")
-        singles = [e.entailment for e in evidence if e.kind == "chunk"]
-        if best_e.kind == "pair" and best_e.entailment >= tau_e and (not singles or max(singles) < tau_e):
-            flags.append("multi_hop")
     if verdict is not Verdict.CONTRADICTED and any(
             not c.passed and c.verdict == Verdict.CONTRADICTED.value for c in checks):
         verdict = Verdict.CONTRADICTED

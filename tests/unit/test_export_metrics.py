@@ -133,12 +133,3 @@ def test_allow_listed_apps_and_the_running_version_start_at_zero():
     m.scored([verdict([claim(0, Verdict.SUPPORTED)], metadata={"app": "unlisted"})])
     apps = {dict(pairs)["app"] for (name, pairs) in _samples(m) if name == "groundwatch_responses_total"}
     assert apps == {"shop", "help", "other"}
-
-
-def test_multi_hop_claims_counted_per_app_and_version():
-    m = Metrics()
-    joined = claim(0, Verdict.SUPPORTED)
-    joined.flags = ["multi_hop"]
-    m.scored([verdict([joined, claim(1, Verdict.SUPPORTED)])])
-    s = _samples(m)
-    assert s[("groundwatch_multi_hop_claims_total", (("app", "shop"), ("scorer_version", "0.1.0")))] == 1
