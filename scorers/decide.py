@@ -17,18 +17,19 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
         verdict = Verdict.NOT_ENOUGH_INFO
         flags.append("no_evidence")
     else:
+        # Each premise is held to the threshold of its own retrieval score: a weakly retrieved pair
+        # must not raise the bar for the well-retrieved chunk that carries the same evidence.
         best_e = max(evidence, key=lambda e: e.entailment)
-        best_c = max(evidence, key=lambda e: e.contradiction)
-        tau_e = thresholds.entailment(best_e.retrieval_score)
-        tau_c = thresholds.contradiction(best_c.retrieval_score)
-        if best_c.contradiction >= tau_c and best_c.contradiction > best_e.entailment:
+        contradicting = [e for e in evidence if e.contradiction >= thresholds.contradiction(e.retrieval_score)]
+        entailing = [e for e in evidence if e.entailment >= thresholds.entailment(e.retrieval_score)]
+        if contradicting and max(e.contradiction for e in contradicting) > best_e.entailment:
             verdict = Verdict.CONTRADICTED
         # The combiner (verdict_rule combiner) replaces only this step: contradiction stays first.
-        elif (best_e.entailment >= tau_e) if supported is None else supported:
+        elif bool(entailing) if supported is None else supported:
             verdict = Verdict.SUPPORTED
         else:
             verdict = Verdict.NOT_ENOUGH_INFO
-        if best_e.entailment >= tau_e and best_c.contradiction >= tau_c and best_e is not best_c:
+        if any(e is not c for e in entailing for c in contradicting):
             flags.append("conflicting_evidence")
     if verdict is not Verdict.CONTRADICTED and any(
             not c.passed and c.verdict == Verdict.CONTRADICTED.value for c in checks):

@@ -54,6 +54,19 @@ def test_contradiction_must_exceed_entailment():
     assert verdict is Verdict.SUPPORTED and "conflicting_evidence" in flags
 
 
+def test_each_premise_meets_the_threshold_of_its_own_retrieval_score():
+    # ex-022: the pair holding the well-retrieved chunk has a weak joint score (strict bar 0.99),
+    # the chunk alone contradicts at 0.973 against its own, lower bar.
+    t = Thresholds(0.65, 0.90, "sigmoid", pivot=0.6)
+    chunk, pair = ev(0.006, 0.973, rs=0.49), ev(0.005, 0.987, rs=0.17, kind="pair")
+    assert t.contradiction(0.17) > 0.987 > 0.973 > t.contradiction(0.49)
+    assert decide([pair, chunk], [], t)[0] is Verdict.CONTRADICTED
+    assert decide([pair], [], t)[0] is Verdict.NOT_ENOUGH_INFO
+    weak, strong = ev(0.70, 0.0, rs=0.1), ev(0.60, 0.0, rs=0.9)
+    assert t.entailment(0.1) > 0.70 and t.entailment(0.9) < 0.60
+    assert decide([weak, strong], [], t)[0] is Verdict.SUPPORTED
+
+
 def test_supported_and_not_enough_info():
     assert decide([ev(0.8, 0.1)], [], T)[0] is Verdict.SUPPORTED
     assert decide([ev(0.5, 0.3)], [], T)[0] is Verdict.NOT_ENOUGH_INFO
