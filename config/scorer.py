@@ -50,6 +50,8 @@ class ScorerConfig(BaseModel):
     rrf_k: int = 60
     use_embeddings: bool = True
     free_checks: bool = True
+    # A bare "Yes." / "No." to a yes/no question is checked as the statement it makes (scorers/yes_no.py).
+    yes_no_answers: bool = True
     guards: GuardsConfig = GuardsConfig()
     context_conflicts: bool = True
     store_passages: bool = True  # keep passage text in verdict records for evidence traces

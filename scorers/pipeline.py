@@ -44,6 +44,7 @@ from scorers.signals import add_signals
 from scorers.severity import severity
 from scorers.thresholds import Thresholds
 from scorers.version import scorer_version
+from scorers.yes_no import answered_statement
 
 StageTimer = Callable[[str, float], None]
 
@@ -131,6 +132,10 @@ class Scorer:
         out = []
         for i, claim in enumerate(claims):
             reason = decorative_reason(claim.text)
+            if reason == "bare_answer" and self.config.yes_no_answers:
+                statement = answered_statement(response.question, claim.text)
+                if statement is not None:
+                    claim, reason = Claim(statement, claim.span), None
             checks: list[Check] = []
             arithmetic = None
             if reason is None:

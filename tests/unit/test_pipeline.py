@@ -119,3 +119,20 @@ def test_each_guard_can_be_switched_off(tiny_onnx):
     names = {c.name for claim in v.claims for c in claim.checks}
     assert not names & {"polarity", "dropped_condition", "arithmetic"}
     assert v.claims[0].evidence_sentences  # evidence sentences are recorded either way
+
+
+def test_a_bare_yes_is_checked_as_the_statement_it_makes(scorer, tiny_onnx):
+    asked = dict(RESPONSE, question="Can I still get a refund? I bought it 45 days ago.",
+                 answer="Yes. Orders ship within 2 business days.")
+    [v] = scorer.score([parse_response(asked)])
+    yes = v.claims[0]
+    assert yes.text == "You can still get a refund." and yes.span == (0, 4)
+    assert yes.verdict is not Verdict.SKIPPED and yes.evidence
+    [v] = scorer.score([parse_response(dict(asked, question="How do refunds work?"))])
+    assert v.claims[0].verdict is Verdict.SKIPPED and v.claims[0].reason == "bare_answer"
+    s = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False, yes_no_answers=False))
+    try:
+        [v] = s.score([parse_response(asked)])
+    finally:
+        s.close()
+    assert v.claims[0].verdict is Verdict.SKIPPED
