@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
-from scorers.guards.lexicon import (CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION,
-                                    SCOPE_WORDS, SUBORDINATORS)
+from scorers.guards.lexicon import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, CLAUSE_BREAKS,
+                                    NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION, SCOPE_WORDS,
+                                    SUBORDINATORS)
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",
@@ -63,7 +64,33 @@ def _first_words(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
 
 
 _BOUNDS = _first_words(NOT_NEGATION)
-_NEGATOR_PHRASES = _first_words(NEGATOR_PHRASES)
+_NEGATOR_PHRASES = _first_words(NEGATOR_PHRASES + CESSATION_PHRASES)
+_PASSIVE_AUX = frozenset({"be", "been", "being", "get", "have"})
+
+
+def _ceases(tokens: tuple[Token, ...], i: int) -> bool:
+    """A verb of ending that denies its subject: always for CESSATION ("was discontinued", "disables"), and for
+    CESSATION_INTRANSITIVE only passive or right after its subject ("was withdrawn", "the scheme closed")."""
+    tok = tokens[i]
+    if tok.lemma in CESSATION:
+        return True
+    if tok.lemma not in CESSATION_INTRANSITIVE or i == 0:
+        return False
+    before = tokens[i - 1]
+    if before.lemma in _PASSIVE_AUX:  # "was withdrawn"; "can be removed" is an option, not an ending
+        return not (i >= 2 and tokens[i - 2].lemma in ("can", "may", "could", "might"))
+    written = tok.text.lower()
+    if not ((before.content or before.is_number) and not before.is_punct and written.endswith(("ed", "wn"))):
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.content and not after.is_number:
+        return False  # "include deleted projects": an adjective before its noun
+    # "Orders cancelled in time are refunded": a participle modifying the subject, before the main verb
+    return not any(t.lemma in _VERBS_AFTER for t in tokens[i + 1:])
+
+
+_VERBS_AFTER = frozenset({"be", "have", "do", "will", "can", "may", "must", "should", "could", "would", "shall",
+                          "might"})
 
 
 def _phrase_at(tokens: tuple[Token, ...], i: int, by_first: dict) -> tuple[str, ...] | None:
@@ -107,6 +134,8 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
             skip_until = i + len(phrase)
         elif tok.lemma in NEGATIVE_IMPLICATIVES and i + 1 < len(tokens) and tokens[i + 1].text.lower().endswith("ing"):
             found.append(i)  # "the SDK stops collecting IP addresses"
+        elif _ceases(tokens, i):
+            found.append(i)  # "Corvid TV was discontinued", "the membership ended"
         elif tok.lemma in NEGATORS:
             if tok.lemma == "non" and not (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "‑")):
                 continue

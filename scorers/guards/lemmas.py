@@ -148,8 +148,10 @@ def analyse(text: str) -> Analysed:
 
 @lru_cache(maxsize=65536)
 def _bases(lemma: str) -> tuple[str, ...]:
-    """What `lemma` would negate by a prefix: "unavailable" -> ("available",)."""
-    return tuple(lemma[len(p):] for p in NEGATING_PREFIXES if lemma.startswith(p) and len(lemma) - len(p) >= 4)
+    """What `lemma` would negate by a prefix: "unavailable" -> ("available",), "unsampled" -> ("sampled",
+    "sample"), "unpaid" -> ("paid", "price") (the base's own lemma, synonyms mapped, as the other side has it)."""
+    out = [lemma[len(p):] for p in NEGATING_PREFIXES if lemma.startswith(p) and len(lemma) - len(p) >= 4]
+    return tuple(dict.fromkeys(out + [canonical(lemma_of(b)) for b in out]))
 
 
 def unprefixed(lemma: str, others: frozenset[str]) -> str | None:

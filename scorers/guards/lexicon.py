@@ -16,12 +16,22 @@ NEGATORS = frozenset({"not", "never", "no", "none", "nobody", "nothing", "nowher
 NEGATOR_PHRASES = (("no", "longer"), ("fail", "to"))
 # Verbs that negate the -ing verb after them ("stops collecting" = does not collect).
 NEGATIVE_IMPLICATIVES = frozenset({"stop", "cease", "quit", "discontinue"})
+# Predicates of ending or switching off: they deny what they apply to ("Corvid TV was discontinued" = it is not
+# offered; "is switched off" = is not on), so "will be switched off" and "will stop working" agree.
+CESSATION = frozenset({"discontinue", "decommission", "retire", "abolish", "scrap", "cease", "sunset", "disable",
+                       "deactivate", "revoke"})
+# The same sense only when the verb is passive or has its subject before it ("the scheme closed to new
+# applicants", "was withdrawn", "ended in 2025"); "close the app", "you can withdraw cash" deny nothing.
+CESSATION_INTRANSITIVE = frozenset({"end", "close", "closed", "withdraw", "withdrawn", "remove", "expire", "stop",
+                                    "shut", "suspend", "delete"})
+CESSATION_PHRASES = (("switch", "off"), ("turn", "off"), ("shut", "down"), ("phase", "out"), ("wind", "down"),
+                     ("switched", "off"), ("turned", "off"))
 # Phrases that contain a negator but negate no predicate: numeric bounds and focus particles.
 NOT_NEGATION = (
     ("no", "more", "than"), ("no", "less", "than"), ("no", "later", "than"), ("no", "earlier", "than"),
     ("no", "fewer", "than"), ("no", "longer", "than"), ("no", "sooner", "than"), ("not", "more", "than"), ("not", "less", "than"),
     ("not", "later", "than"), ("not", "earlier", "than"), ("not", "only"), ("not", "just"), ("no", "matter"),
-    ("whether", "or", "not"), ("if", "not"), ("nothing", "but"), ("no", "."),
+    ("whether", "or", "not"), ("if", "not"), ("nothing", "but"), ("no", "."), ("not", "even"),
 )
 # Antonymous predicates: lemma -> the canonical (positive) predicate it negates.
 ANTONYMS = {
@@ -35,6 +45,9 @@ ANTONYMS = {
     "cut": "increase",
     "private": "public", "hidden": "visible", "hide": "visible",
     "lock": "unlock",
+    "block": "open", "blocked": "open",
+    "delete": "keep", "erase": "keep", "purge": "keep", "discard": "keep",
+    "manual": "automatic", "manually": "automatically",
 }
 # Synonymous predicates, mapped to one lemma so that alignment sees them as the same word.
 SYNONYMS = {
@@ -61,7 +74,9 @@ NEGATING_PREFIXES = ("non-", "non", "un", "in", "im", "il", "ir", "dis")
 # when the two sides do not share the same set of them, the polarity guard stays silent.
 SCOPE_WORDS = frozenset({"after", "before", "within", "until", "till", "over", "under", "above", "below", "more",
                          "less", "fewer", "least", "most", "only", "except", "outside", "inside", "beyond",
-                         "than", "unless", "instead", "other", "rather", "once", "later", "earlier"})
+                         "than", "unless", "once", "other"})
+# Of those, words that bound only before a number ("over 30 days", not "over the phone", "under the warranty").
+NUMERIC_SCOPE_WORDS = frozenset({"over", "under", "above", "below", "beyond"})
 # A negator after one of these in its clause negates a subordinate clause, not the claim's predicate.
 SUBORDINATORS = frozenset({"if", "unless", "when", "whenever", "who", "which", "that", "whose", "where",
                            "because", "since", "although", "though", "while", "whereas", "until", "once",

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from scorers.guards.clauses import Clause, clauses_of
 from scorers.guards.evidence import EvidenceSentence, align
 from scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
-from scorers.guards.lexicon import ANTONYMS, SCOPE_WORDS
+from scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
+                                    SCOPE_WORDS)
 from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
 from scorers.guards.sameness import same_thing
 
@@ -41,22 +42,38 @@ class Polarity:
     negative: bool
 
 
-def _flips(clause: Clause, other: Clause) -> list[str]:
-    """Antonym and negative-prefix words of `clause` whose positive counterpart `other` uses."""
+def _flips(clause: Clause, other: Clause) -> list[int]:
+    """Positions of antonym and negative-prefix words of `clause` whose positive counterpart `other` uses."""
     out = []
     other_lemmas = other.lemmas
     other_canon = {ANTONYMS.get(lemma, lemma) for lemma in other_lemmas}
-    for tok in clause.tokens:
-        if tok.lemma in ANTONYMS and ANTONYMS[tok.lemma] in other_canon and tok.lemma not in other_lemmas:
-            out.append(tok.text)
+    own = clause.lemmas
+    for i, tok in enumerate(clause.tokens):
+        if i in clause.negators:  # counted already ("disabled", "closed" used as a verb of ending)
+            continue
+        if (tok.lemma in ANTONYMS and ANTONYMS[tok.lemma] in other_canon and tok.lemma not in other_lemmas
+                and ANTONYMS[tok.lemma] not in own):  # "files deleted by mistake are kept": not the predicate
+            out.append(i)
         elif unprefixed(tok.lemma, other_lemmas) and not negative_adjective(tok.lemma):  # those are negators
-            out.append(tok.text)
+            out.append(i)
     return out
 
 
+_CONJUNCTS = frozenset({"and", "or", ","})
+
+
 def polarity_of(clause: Clause, other: Clause) -> Polarity:
-    words = [clause.tokens[i].text for i in clause.negators] + _flips(clause, other)
-    return Polarity(tuple(words), len(words) % 2 == 1)
+    """Negative when some conjunct has an odd number of negations: negations in one conjunct cancel
+    ("cannot be exported without admin rights"), in two they do not ("was discontinued and is no longer
+    offered")."""
+    positions = sorted(set(clause.negators) | set(_flips(clause, other)))
+    words = tuple(clause.tokens[i].text for i in positions)
+    cuts = [i for i, t in enumerate(clause.tokens) if t.lemma in _CONJUNCTS]
+    counts: dict[int, int] = {}
+    for i in positions:
+        segment = sum(1 for c in cuts if c < i)
+        counts[segment] = counts.get(segment, 0) + 1
+    return Polarity(words, any(n % 2 == 1 for n in counts.values()))
 
 
 def _shared(a: Clause, b: Clause) -> frozenset[str]:
@@ -64,10 +81,15 @@ def _shared(a: Clause, b: Clause) -> frozenset[str]:
     return matched(canon(a), canon(b))
 
 
+_ENDINGS = CESSATION | CESSATION_INTRANSITIVE | frozenset(p[0] for p in CESSATION_PHRASES)
+
+
 def _negation_scopes_shared(clause: Clause, shared: frozenset[str]) -> bool:
     """A negator of the clause has shared content after it (or the flip word itself is shared)."""
     if not clause.negators:
         return True
+    if any(clause.tokens[i].lemma in _ENDINGS for i in clause.negators):
+        return True  # "Legacy keys were revoked": a verb of ending denies its subject, before it
     first = clause.negators[0]
     return any(ANTONYMS.get(t.lemma, t.lemma) in shared or unprefixed(t.lemma, shared)
                for t in clause.tokens[first:] if t.content)  # from the negator: "unavailable" scopes itself
@@ -109,10 +131,18 @@ class Comparison:
         return self.claim.negative != self.evidence.negative
 
 
+def scope_words(text: str) -> frozenset[str]:
+    """The words of a sentence that bound what it says; "over", "under", "above" ... only before a number
+    ("over 30 days", not "over the phone" or "under the warranty")."""
+    tokens = analyse(text).tokens
+    return frozenset(t.lemma for i, t in enumerate(tokens) if t.lemma in SCOPE_WORDS and (
+        t.lemma not in NUMERIC_SCOPE_WORDS or any(u.is_number for u in tokens[i + 1:i + 4])))
+
+
 def compare(claim: str, evidence: str, context: str | None = None) -> Comparison | None:
     """The best-matching pair of main clauses of two sentences, with their polarities; None when
     they are not comparable (too little in common, different things, different scope words)."""
-    if {t.lemma for t in analyse(claim).tokens} & SCOPE_WORDS != {t.lemma for t in analyse(evidence).tokens} & SCOPE_WORDS:
+    if scope_words(claim) != scope_words(evidence):
         return None
     best = None
     for cc in clauses_of(claim):
@@ -154,8 +184,20 @@ def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
     return found
 
 
+def _within(a: Clause, b: Clause) -> float:
+    """Share of the content lemmas of clause `a` (antonyms as what they negate) that clause `b` has too."""
+    canon = lambda c, skip=(): frozenset(ANTONYMS.get(t.lemma, t.lemma) for i, t in enumerate(c.tokens)  # noqa: E731
+                                         if t.content and i not in skip and not _year(t))
+    mine = canon(a, a.negators)  # the negation is the difference, not content ("was discontinued in 2024")
+    return len(matched(mine, canon(b))) / len(mine) if len(mine) >= 2 else 0.0
+
+
+def _year(t) -> bool:
+    return t.is_number and t.lemma.isdigit() and 1900 <= int(t.lemma) <= 2100
+
+
 def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str] | None = None,
-          strong: float = 0.75, weak: float = 0.5) -> GuardResult:
+          strong: float = 0.75, weak: float = 0.5, inside: float = 0.75) -> GuardResult:
     """The polarity guard for one claim against its evidence sentences."""
     ranked = align(claim, sentences)
     if not ranked:
@@ -177,13 +219,20 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
     coverage = sentence.coverage
     # A name in the evidence's subject that the claim lacks ("visitors to the Berlin office") narrows what it
     # says: not a contradiction.
-    narrower = _names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas
+    narrower = bool(_names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas)
     if narrower:
         strong = 2.0
     neg_side = "evidence" if cmp.evidence.negative else "claim"
     words = cmp.evidence.negations if cmp.evidence.negative else cmp.claim.negations
     detail = (f"{neg_side} negates the shared predicate ({', '.join(words)}); "
               f"shared: {', '.join(sorted(cmp.shared))}; coverage {coverage:.2f}")
+    # The negated side says no more than the other (its every content word is there: "Cash withdrawals with a
+    # corporate card are not permitted" against "... are allowed on the corporate card while travelling"): the
+    # claim asserts what the evidence denies, or denies what it asserts, whatever else the claim adds.
+    negated, other = ((cmp.evidence_clause, cmp.claim_clause) if cmp.evidence.negative
+                      else (cmp.claim_clause, cmp.evidence_clause))
+    if coverage >= weak and not narrower and _within(negated, other) >= inside:
+        coverage = max(coverage, strong)
     if coverage >= strong:
         return GuardResult(NAME, True, CONTRADICTED, FLAG, detail, sentence,
                            found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})

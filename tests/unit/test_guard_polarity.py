@@ -76,9 +76,52 @@ def test_same_polarity_or_different_scope_does_not_fire(claim, evidence):
 
 
 def test_weaker_alignment_gives_not_enough_info():
+    result = run("Members can bring guests and children to the demo and the summer party.",
+                 "Members cannot bring guests to the Friday demo in the London office.")
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO"
+
+
+def test_a_denial_the_claim_wholly_contains_contradicts_whatever_the_claim_adds():
     result = run("Members can bring guests and children to the Friday demo and the summer party.",
                  "Members cannot bring guests to the Friday demo.")
-    assert result.fired and result.verdict == "NOT_ENOUGH_INFO"
+    assert result.fired and result.verdict == "CONTRADICTED"
+    result = run("Cash advances are allowed on the travel card during business trips.",
+                 "Cash advances on the travel card are not allowed.")
+    assert result.fired and result.verdict == "CONTRADICTED"
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("Legacy API keys still work for the v1 endpoints.", "Legacy API keys for the v1 endpoints were revoked last year."),
+    ("Members get access to the webinar recording library.", "The webinar recording library for members ended in 2025."),
+    ("New starters can join the cycle loan scheme.", "The cycle loan scheme closed to new starters in 2024."),
+    ("Telemetry upload is on by default.", "Telemetry upload is switched off by default."),
+    ("The Oslo office is open to visitors on Saturdays.", "The Oslo office is closed to visitors on Saturdays."),
+    ("Port 8080 is open on the staging firewall.", "Port 8080 is blocked on the staging firewall."),
+    ("Refund requests are processed manually.", "Refund requests are processed automatically."),
+    ("Old invoices are kept in the archive.", "Old invoices are deleted from the archive."),
+    ("Leave taken during probation is paid.", "Leave taken during probation is unpaid."),       # prefix, lemma of base
+    ("Retention charts use unsampled events.", "Retention charts use sampled events."),
+    ("Support tickets are answered over the phone.", "Support tickets are not answered by phone."),  # "over" no bound
+])
+def test_endings_antonyms_and_prefixes_contradict(claim, evidence):
+    result = run(claim, evidence)
+    assert result.fired and result.verdict == "CONTRADICTED", result
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("Version 3 is deprecated and will be switched off in June.", "Version 3 will stop working in June."),
+    ("You can drop add-ons at the next renewal.", "Add-ons can be removed at the next renewal."),      # an option
+    ("Files are kept in the bin for 30 days.", "Files deleted by mistake are kept in the bin for 30 days."),
+    ("Exports include deleted projects.", "Exports include deleted projects and archived projects."),
+    ("Gift cards are never acceptable, not even low-value ones.", "Gift cards are never acceptable."),
+    ("The starter kit is not sold any more.", "The starter kit was discontinued and is no longer sold."),
+    ("Aggregated metrics are never deleted on any plan.", "Aggregated metrics are kept on every plan."),
+    ("Automatic backups cannot be switched off.", "Automatic backups are always switched on."),
+    ("Automatic backups cannot be disabled.", "Automatic backups are always enabled."),
+])
+def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
+    result = run(claim, evidence)
+    assert not result.fired, result
 
 
 def test_names_only_the_evidence_subject_has_make_it_narrower():
