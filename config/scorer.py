@@ -54,6 +54,8 @@ class ScorerConfig(BaseModel):
     yes_no_answers: bool = True
     guards: GuardsConfig = GuardsConfig()
     context_conflicts: bool = True
+    # Two dated retrieved passages disagree about a claim: the newer one decides it (scorers/recency.py).
+    newer_source_decides: bool = True
     store_passages: bool = True  # keep passage text in verdict records for evidence traces
     # Response signals (scorers/signals.py): a supporting passage older than another source giving the same
     # entity-attribute key a different value; an answer whose embedding is far from the question's.

@@ -347,7 +347,9 @@ CASES = [
          answer="Yes. The remote work policy says \"fully remote arrangements only need your manager's "
                 "approval\", so your manager's sign-off is enough.",
          passages=["hr/remote", "hr/stipend", "hr/pto"], gold=["hr/remote"],
-         expect=[("Yes", X, "a bare 'Yes.' to the question; wrong: department head and HR must approve"),
+         expect=[("You can go fully remote", X,
+                  "a bare 'Yes.' to the question, checked as the statement it makes; wrong: department head and HR "
+                  "must approve"),
                  ("fully remote arrangements only need", X, "quote appears in no passage"),
                  ("sign-off is enough", X, "policy: department head and HR approval")]),
     # ex-008
@@ -585,7 +587,8 @@ CASES = [
                ("acme/refund", "To request one, go to Billing > Invoices, pick the invoice and choose Request "
                                "refund.")],
          passages=["acme/refund", "acme/retention", "acme/pricing"], gold=["acme/refund"],
-         expect=[("Yes", X, "after 45 days only Enterprise customers with approval qualify"),
+         expect=[("you can still get a refund", X, "the bare 'Yes.', checked as the statement it makes: after 45 days only "
+                  "Enterprise customers with approval qualify"),
                  ("60 days", X, "cited passage has 60 days, but only for Enterprise with approval"),
                  ("still within the window", X, "45 days is past the 30-day window"),
                  ("Billing > Invoices", S)]),

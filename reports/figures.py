@@ -358,5 +358,34 @@ def _examples_repeat(data: list[dict]) -> str:
             f"verdict files, compared by `request_id` except `{'`, `'.join(d['identical_except'])}`, are {same}. "
             f"Model `{d['model']}`.")
 
+
+# --- issue 11 §1 / issue 14.3: NLI inference options and tokenize-once ------------------------------------------
+
+NLI_OPTIONS = Source("docs/figures/nli-options.json",
+                     "groundwatch bench --paths nli_options,tokenize_once --threads 1 --repeats 5 --no-progress "
+                     "--json docs/figures/nli-options.json")
+
+
+@figure("nli-options", NLI_OPTIONS)
+def _nli_options(data: list[dict]) -> str:
+    bench = data[0]
+    o, t = bench["paths"]["nli_options"], bench["paths"]["tokenize_once"]
+    rows = [[f"`{name}`", p["precision"], "-" if p["size_mb"] is None else p["size_mb"], f"{p['pairs_per_s']:.1f}",
+             f"{p['argmax_agreement']:.4f}", f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
+             "yes" if p["deterministic"] else "**no**"] for name, p in o["options"].items()]
+    options = markdown_table(["option", "precision", "MB", "pairs/s", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
+                              "batch-invariance max \\|Δp\\|", "deterministic"], rows)
+    rows = [[name, f"{p['pairs_per_s']:.1f}", f"{p['preprocess_ms_per_pair']:.2f}"] for name, p in t["paths"].items()]
+    tokenize = markdown_table(["pre-processing (PairScorer + batcher, shipped model)", "pairs/s", "tokenizer ms/pair"],
+                              rows)
+    cpu = bench["machine"]["cpu"]
+    return (f"{options}\n\npairs/s: {o['pairs']} (passage, claim) pairs of `examples/`, one thread, the options "
+            f"interleaved, median of {o['repeats']}; agreement on {o['validation_pairs']} held-out validation pairs; "
+            f"batch invariance: a pair alone vs inside batches of other pairs (other padding). {cpu['model']}, "
+            f"{cpu['usable_cores']} cores ({', '.join(cpu['flags'])}).\n\n{tokenize}\n\nThe same {t['pairs']} pairs "
+            f"through the pair scorer and the batcher, interleaved, median of {t['repeats']}; max \\|Δp\\| between "
+            f"the two: {t['max_abs_prob_diff']:.1e}.")
+
+
 if __name__ == "__main__":
     sys.exit(main())

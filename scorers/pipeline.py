@@ -37,6 +37,7 @@ from scorers.nli.batcher import DynamicBatcher
 from scorers.nli.pair_scorer import PairScorer
 from scorers.numbers import passage_quantities
 from scorers.policy import ActionPolicy
+from scorers.recency import resolve_by_recency
 from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
@@ -351,6 +352,10 @@ class Scorer:
         self._guard_seconds = 0.0
         start = time.perf_counter()
         add_signals(out, responses, self.config, embedder=self.embedder, corpus=self.corpus, deadline=deadline)
+        if self.config.newer_source_decides:
+            for verdict, response in zip(out, responses):
+                if isinstance(verdict, ResponseVerdict):
+                    resolve_by_recency(verdict, response, self.thresholds)
         self._timer("signals", time.perf_counter() - start)
         if self.policy is not None:
             for verdict in out:

@@ -23,6 +23,7 @@ _SUBJECTS = {"i", "we", "it", "they", "he", "she", "this", "that", "there"}
 _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "we": "you",
            "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves"}
 _FIRST_PERSON_VERB = {"am": "are", "was": "were"}
+_MAX_CONTEXT_WORDS = 30
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z'\s]+|\s+")
 
 
@@ -36,13 +37,24 @@ def _in_second_person(text: str) -> str:
     return "".join(_PERSON.get(t.lower(), t) if t[:1].isalpha() else t for t in _WORD.findall(text))
 
 
+def _lower_pronoun(text: str) -> str:
+    """Lower-case a leading pronoun to continue a sentence (a leading name keeps its capital)."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first.lower() in _SUBJECTS | {"you"} else text
+
+
 def answered_statement(question: str | None, answer: str) -> str | None:
     """The statement a bare yes/no `answer` makes about `question`, or None when there is none."""
     yes = _bare_answer(answer)
     if yes is None or not question:
         return None
-    for start, end in sentence_spans(question):
-        sentence = question[start:end].strip()
+    sentences = [question[start:end].strip() for start, end in sentence_spans(question)]
+    # What the asker states beside the question is the condition the answer was given under:
+    # "I bought it 45 days ago. Can I still get a refund?" + "Yes." -> "If you bought it 45 days ago, you can …".
+    context = [_in_second_person(x.rstrip(".!")) for x in sentences if x and not x.endswith("?")]
+    if sum(len(x.split()) for x in context) > _MAX_CONTEXT_WORDS:
+        context = []
+    for sentence in sentences:
         if not sentence.endswith("?"):
             continue
         words = sentence.rstrip("?").split()
@@ -53,5 +65,7 @@ def answered_statement(question: str | None, answer: str) -> str | None:
             aux = _FIRST_PERSON_VERB.get(aux, aux)
         verb = aux if yes else _NEGATED.get(aux, f"{aux} not")
         statement = f"{_in_second_person(subject)} {verb} {_in_second_person(' '.join(words[2:]))}."
+        if context:
+            statement = f"If {' and '.join(_lower_pronoun(x) for x in context)}, {_lower_pronoun(statement)}"
         return statement[0].upper() + statement[1:]
     return None

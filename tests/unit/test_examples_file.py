@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from scorers.claims import decompose, given_claims
+from scorers.claims import Claim, decompose, given_claims
 from scorers.errors import InvalidResponse
 from scorers.schema import parse_response
+from scorers.yes_no import answered_statement
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 VERDICTS = {"SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "NOT_SUPPORTED", "SKIPPED"}
@@ -30,7 +31,9 @@ def _expected() -> dict[str, dict]:
 
 
 def _claims(response):
-    return given_claims(response.answer, response.claims) if response.claims else decompose(response.answer)
+    """The claims as the scorer checks them: a bare yes/no answer becomes the statement it makes."""
+    claims = given_claims(response.answer, response.claims) if response.claims else decompose(response.answer)
+    return [Claim(answered_statement(response.question, c.text) or c.text, c.span) for c in claims]
 
 
 def test_every_response_parses_and_looks_like_traffic():
