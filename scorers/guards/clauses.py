@@ -86,7 +86,7 @@ def _ceases(tokens: tuple[Token, ...], i: int) -> bool:
     if after is not None and after.content and not after.is_number:
         return False  # "include deleted projects": an adjective before its noun
     # "Orders cancelled in time are refunded": a participle modifying the subject, before the main verb
-    return not any(t.lemma in _VERBS_AFTER for t in tokens[i + 1:])
+    return not any(t.lemma in _VERBS_AFTER and not t.capitalised for t in tokens[i + 1:])  # not "3 May"
 
 
 _VERBS_AFTER = frozenset({"be", "have", "do", "will", "can", "may", "must", "should", "could", "would", "shall",

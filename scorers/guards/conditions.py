@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from scorers.guards.clauses import Clause, clauses_of
 from scorers.guards.evidence import EvidenceSentence, align
 from scorers.guards.lemmas import Token, analyse
-from scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, ENTITLEMENT,
+from scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
                                     MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
                                     WEAK_MODALS)
 from scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
@@ -37,6 +37,8 @@ _MARKERS_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
 for _phrase in _MARKERS:  # longest first within each first word
     _MARKERS_BY_FIRST[_phrase[0]] = _MARKERS_BY_FIRST.get(_phrase[0], ()) + (_phrase,)
 _CONNECTORS = frozenset({"but", "and", "or", ",", "then"})
+_PREPOSITIONS = frozenset({"during", "for", "of", "on", "in", "at", "with", "from", "to", "by", "after", "before",
+                           "within", "through", "via", "per", "across", "into"})
 _APPROVAL = APPROVAL_NOUNS | {"approval"}
 _ONLY_HEADS = frozenset({"for", "to", "on", "in", "with", "after", "when", "if", "once", "within", "at", "by",
                          "during", "from"})
@@ -44,7 +46,7 @@ _ONLY_HEADS = frozenset({"for", "to", "on", "in", "with", "after", "when", "if",
 
 @dataclass(frozen=True)
 class Condition:
-    kind: str          # "conditional" | "approval" | "restricted_group" | "modal"
+    kind: str          # "conditional" | "approval" | "restricted_group" | "restricted_subject" | "modal"
     text: str          # as written in the evidence sentence
     keys: frozenset[str]  # lemmas that keep it when the claim has them
 
@@ -54,8 +56,10 @@ class Condition:
             return bool((claim_lemmas | claim_words) & _APPROVAL)
         if self.kind == "modal":
             return bool(claim_lemmas & MODAL_KEEPERS)
-        if self.kind == "restricted_group":
-            return bool(claim_lemmas & self.keys) or any(k in claim_words for k in self.keys)
+        if self.kind == "restricted_group":  # every modifier: "Orbitel plans" keeps no "Orbitel Max plans"
+            return all(k in claim_lemmas or k in claim_words for k in self.keys)
+        if self.kind == "restricted_subject":  # half its words, as a condition (numbers count)
+            return len(self.keys & (claim_content | claim_lemmas)) >= max(1, math.ceil(len(self.keys) / 2))
         if not self.keys:
             return True
         return len(self.keys & claim_content) >= max(1, math.ceil(len(self.keys) / 2))
@@ -88,8 +92,8 @@ def _group_modifiers(tokens: tuple[Token, ...], head: int) -> list[Token]:
             break
         if not (tok.content or tok.capitalised):
             break
-        if tok.lemma in WEAK_MODALS or tok.lemma in ("be", "have", "do"):
-            break
+        if tok.lemma in WEAK_MODALS or tok.lemma in ("be", "have", "do") or tok.lemma in _PREPOSITIONS:
+            break  # "Meals during business trips": "during" ends the group's modifiers
         mods.insert(0, tok)
         i -= 1
     if head + 2 < len(tokens) and tokens[head + 1].lemma in RESTRICTING_PREPOSITIONS:
@@ -152,6 +156,16 @@ def _conditions_in(sentence: str, clause: Clause, main_content: frozenset[str]) 
                 rest = tokens[i:]
                 out.append(Condition("approval", _span_text(sentence, rest), frozenset({"approval"})))
                 break
+            if any(t.lemma in DOCUMENT_NOUNS for t in window):  # "with a doctor's note"
+                rest = tokens[i:]
+                keys = frozenset(t.lemma for t in rest[1:] if t.content) - main_content
+                out.append(Condition("conditional", _span_text(sentence, rest), keys))
+                break
+        if tok.text.lower() in ("provided", "providing") and i > 0 and tokens[i - 1].text == ",":
+            rest = tokens[i:]  # ", provided the request reaches the pharmacy before 10:00"
+            keys = frozenset(t.lemma for t in rest[1:] if t.content) - main_content
+            out.append(Condition("conditional", _span_text(sentence, rest), keys))
+            break
         if tok.lemma in WEAK_MODALS:
             following = [t for t in tokens[i + 1:i + 4] if t.content or t.lemma == "be"]
             if following and (following[0].lemma in APPLICATION_VERBS or
@@ -168,6 +182,53 @@ def _conditions_in(sentence: str, clause: Clause, main_content: frozenset[str]) 
                 out.append(Condition("restricted_group", sentence[first:last], keys))
         i += 1
     return out
+
+
+_RESTRICTORS = frozenset({"who", "whose", "which", "that", "where", "with", "above", "over", "under", "below",
+                          "aged", "earning", "on", "in", "at", "from"})
+_BOUND_WORDS = frozenset({"above", "over", "under", "below", "more", "less", "than", "least", "most"})
+_VERB_GROUP = frozenset({"be", "have", "do", "will", "can", "may", "must", "should", "could", "would", "shall",
+                         "might", "not", "never", "no"})
+
+
+def subject_restriction(sentence: str, clause: Clause, claim_content: frozenset[str]) -> Condition | None:
+    """What the evidence says of a narrower subject than the claim's: after a subject head the claim shares, a
+    modifier the claim lacks, up to the verb ("New joiners whose role requires regular travel receive ...",
+    "Employees with at least seven years of service can ...", "Purchases above £10,000 require ...",
+    "Thermostats bought from the Lumen online store can ..."). None when the claim shares no head or the
+    modifier runs to the end of the clause (then it is no subject)."""
+    tokens = clause.tokens
+    i = 0
+    while i < len(tokens) and not tokens[i].content:
+        if tokens[i].lemma in _VERB_GROUP:
+            return None
+        i += 1
+    head = i
+    while i < len(tokens) and tokens[i].content and tokens[i].lemma in claim_content:
+        i += 1
+    if i == head or i >= len(tokens):
+        return None
+    first = tokens[i]
+    written = first.text.lower()
+    participle = first.content and (written.endswith(("ed", "en", "wn", "ing")) or (
+        first.lemma != written and not written.endswith("s"))) and i + 1 < len(tokens) \
+        and tokens[i + 1].lemma in ("from", "by", "on", "in", "at", "through", "via", "before", "after", "for")
+    if first.lemma not in _RESTRICTORS and not participle:
+        return None
+    # the main verb: an auxiliary, modal or negator once the modifier has content ("who have completed probation
+    # can"), else without one the first word the claim shares again ("whose role requires regular travel receive")
+    j = next((k for k in range(i + 1, len(tokens)) if tokens[k].lemma in _VERB_GROUP
+              and any(t.content for t in tokens[i + 1:k])), None)
+    if j is None:
+        j = next((k for k in range(i + 2, len(tokens)) if tokens[k].content and tokens[k].lemma in claim_content
+                  and not tokens[k].is_number), None)
+    if j is None:
+        return None
+    span = tokens[i:j]
+    keys = frozenset(t.lemma for t in span if (t.content or t.is_number) and t.lemma not in _BOUND_WORDS)
+    if not keys:
+        return None
+    return Condition("restricted_subject", _span_text(sentence, span), keys)
 
 
 def _relevant(clauses: tuple[Clause, ...], k: int) -> list[Clause]:
@@ -233,6 +294,9 @@ def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = No
         if clause is clauses[k] and key_lemmas:
             clause = key_segment(clause, key_lemmas)
         found.extend(_conditions_in(sentence, clause, main))
+    restricted = subject_restriction(sentence, clauses[head], claim_content)
+    if restricted is not None and not any(c.text == restricted.text or restricted.text in c.text for c in found):
+        found.append(restricted)
     return found
 
 

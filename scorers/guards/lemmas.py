@@ -22,7 +22,8 @@ _OVERRIDES = {"does": "do", "doesn": "do", "ca": "can", "wo": "will", "sha": "sh
               "'ve": "have", "’ve": "have", "'re": "be", "’re": "be", "'ll": "will", "’ll": "will", "'m": "be",
               "’m": "be", "n’t": "not", "data": "data", "media": "media", "news": "news", "series": "series",
               "us": "we", "lenses": "lens", "glasses": "glasses", "minutes": "minute", "hours": "hour",
-              "required": "require", "closed": "closed", "left": "leave", "paid": "pay", "ago": "ago"}
+              "required": "require", "closed": "closed", "left": "leave", "paid": "pay", "ago": "ago",
+              "as": "as"}  # the table's "as" -> "a" broke "as long as"
 # Comparatives keep their form: "more" is not "much" when it marks a difference or a bound.
 _OVERRIDES.update({w: w for w in ("more", "less", "fewer", "most", "least", "higher", "lower", "cheaper", "longer",
                                   "shorter", "later", "earlier", "older", "newer", "greater", "smaller", "larger",

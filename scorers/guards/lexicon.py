@@ -97,6 +97,9 @@ CONDITION_MARKERS = (
 # Nouns whose presence after "with" makes a condition ("with written approval from ...").
 APPROVAL_NOUNS = frozenset({"approval", "consent", "permission", "sign-off", "authorisation", "authorization",
                             "agreement", "exception", "waiver"})
+# Documents whose presence after "with" makes a condition ("with a doctor's note", "with a receipt").
+DOCUMENT_NOUNS = frozenset({"note", "certificate", "receipt", "referral", "prescription", "letter", "proof",
+                            "voucher", "code", "invitation"})
 # Verbs that, after a weak modal, turn an entitlement into something one must ask for.
 APPLICATION_VERBS = frozenset({"request", "apply", "ask", "extend", "qualify", "claim", "petition", "negotiate",
                                "arrange", "opt"})

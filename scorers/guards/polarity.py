@@ -42,18 +42,36 @@ class Polarity:
     negative: bool
 
 
+def _family(lemma: str) -> str:
+    return ANTONYMS.get(lemma, lemma)
+
+
+def _segments(clause: Clause) -> list[int]:
+    """The conjunct ("and", "or", ",") each token of the clause is in."""
+    out, n = [], 0
+    for t in clause.tokens:
+        n += t.lemma in _CONJUNCTS
+        out.append(n)
+    return out
+
+
 def _flips(clause: Clause, other: Clause) -> list[int]:
     """Positions of antonym and negative-prefix words of `clause` whose positive counterpart `other` uses."""
     out = []
     other_lemmas = other.lemmas
-    other_canon = {ANTONYMS.get(lemma, lemma) for lemma in other_lemmas}
-    own = clause.lemmas
+    other_canon = {_family(lemma) for lemma in other_lemmas}
+    other_negative = {ANTONYMS[lemma] for lemma in other_lemmas if lemma in ANTONYMS}  # "forbid" ~ "prohibit"
+    segment = _segments(clause)
     for i, tok in enumerate(clause.tokens):
         if i in clause.negators:  # counted already ("disabled", "closed" used as a verb of ending)
             continue
-        if (tok.lemma in ANTONYMS and ANTONYMS[tok.lemma] in other_canon and tok.lemma not in other_lemmas
-                and ANTONYMS[tok.lemma] not in own):  # "files deleted by mistake are kept": not the predicate
-            out.append(i)
+        if tok.lemma in ANTONYMS:
+            target = ANTONYMS[tok.lemma]
+            # "files deleted by mistake are kept": the positive word in the same conjunct is the predicate
+            own = any(_family(t.lemma) == target and t.lemma not in ANTONYMS and segment[k] == segment[i]
+                      for k, t in enumerate(clause.tokens))
+            if target in other_canon and target not in other_negative and not own:
+                out.append(i)
         elif unprefixed(tok.lemma, other_lemmas) and not negative_adjective(tok.lemma):  # those are negators
             out.append(i)
     return out
@@ -62,17 +80,32 @@ def _flips(clause: Clause, other: Clause) -> list[int]:
 _CONJUNCTS = frozenset({"and", "or", ","})
 
 
+def _particle(clause: Clause, i: int) -> bool:
+    """A phrasal verb of ending ("switched off", "shut down"): "switched on" has the verb but not the sense."""
+    return i + 1 < len(clause.tokens) and clause.tokens[i + 1].lemma in ("off", "down", "out")
+
+
+def negations(clause: Clause, other: Clause) -> list[int]:
+    """Positions of the words that negate `clause` against `other`: its negators, less a verb of ending both
+    use ("stay in the bin before they are removed" / "before removing them": what they talk about, not a
+    difference; "closed" ~ "closes"), plus its antonyms and prefixed words whose counterpart `other` uses."""
+    families = {_family(lemma) for lemma in other.lemmas if lemma in ANTONYMS or lemma in _ENDINGS}
+    negators = {i for i in clause.negators if not (clause.tokens[i].lemma in _ENDINGS
+                                                    and _family(clause.tokens[i].lemma) in families
+                                                    and not _particle(clause, i))}
+    return sorted(negators | set(_flips(clause, other)))
+
+
 def polarity_of(clause: Clause, other: Clause) -> Polarity:
     """Negative when some conjunct has an odd number of negations: negations in one conjunct cancel
     ("cannot be exported without admin rights"), in two they do not ("was discontinued and is no longer
     offered")."""
-    positions = sorted(set(clause.negators) | set(_flips(clause, other)))
+    positions = negations(clause, other)
     words = tuple(clause.tokens[i].text for i in positions)
-    cuts = [i for i, t in enumerate(clause.tokens) if t.lemma in _CONJUNCTS]
+    segment = _segments(clause)
     counts: dict[int, int] = {}
     for i in positions:
-        segment = sum(1 for c in cuts if c < i)
-        counts[segment] = counts.get(segment, 0) + 1
+        counts[segment[i]] = counts.get(segment[i], 0) + 1
     return Polarity(words, any(n % 2 == 1 for n in counts.values()))
 
 
@@ -84,13 +117,14 @@ def _shared(a: Clause, b: Clause) -> frozenset[str]:
 _ENDINGS = CESSATION | CESSATION_INTRANSITIVE | frozenset(p[0] for p in CESSATION_PHRASES)
 
 
-def _negation_scopes_shared(clause: Clause, shared: frozenset[str]) -> bool:
+def _negation_scopes_shared(clause: Clause, shared: frozenset[str], other: Clause) -> bool:
     """A negator of the clause has shared content after it (or the flip word itself is shared)."""
-    if not clause.negators:
+    negators = [i for i in negations(clause, other) if i in clause.negators]
+    if not negators:
         return True
-    if any(clause.tokens[i].lemma in _ENDINGS for i in clause.negators):
+    if any(clause.tokens[i].lemma in _ENDINGS for i in negators):
         return True  # "Legacy keys were revoked": a verb of ending denies its subject, before it
-    first = clause.negators[0]
+    first = negators[0]
     return any(ANTONYMS.get(t.lemma, t.lemma) in shared or unprefixed(t.lemma, shared)
                for t in clause.tokens[first:] if t.content)  # from the negator: "unavailable" scopes itself
 
@@ -134,16 +168,23 @@ class Comparison:
 def scope_words(text: str) -> frozenset[str]:
     """The words of a sentence that bound what it says; "over", "under", "above" ... only before a number
     ("over 30 days", not "over the phone" or "under the warranty")."""
-    tokens = analyse(text).tokens
+    return _bounds(analyse(text).tokens)
+
+
+def _bounds(tokens) -> frozenset[str]:
     return frozenset(t.lemma for i, t in enumerate(tokens) if t.lemma in SCOPE_WORDS and (
         t.lemma not in NUMERIC_SCOPE_WORDS or any(u.is_number for u in tokens[i + 1:i + 4])))
+
+
+def _scope_of(text: str, chosen: Clause) -> frozenset[str]:
+    """Scope words of a main clause and of the sentence's subordinate clauses (which may bound it: "if",
+    "unless", "once"), not of other main clauses ("...; phones that only support 3G ...")."""
+    return frozenset().union(*(_bounds(c.tokens) for c in clauses_of(text) if c is chosen or c.subordinate))
 
 
 def compare(claim: str, evidence: str, context: str | None = None) -> Comparison | None:
     """The best-matching pair of main clauses of two sentences, with their polarities; None when
     they are not comparable (too little in common, different things, different scope words)."""
-    if scope_words(claim) != scope_words(evidence):
-        return None
     best = None
     for cc in clauses_of(claim):
         if cc.subordinate or cc.embedded:
@@ -159,9 +200,11 @@ def compare(claim: str, evidence: str, context: str | None = None) -> Comparison
     if best is None:
         return None
     cc, ec, shared = best
+    if _scope_of(claim, cc) != _scope_of(evidence, ec):
+        return None
     if not same_names(cc, ec, context or evidence):
         return None
-    if not (_negation_scopes_shared(cc, shared) and _negation_scopes_shared(ec, shared)):
+    if not (_negation_scopes_shared(cc, shared, ec) and _negation_scopes_shared(ec, shared, cc)):
         return None
     return Comparison(cc, ec, shared, polarity_of(cc, ec), polarity_of(ec, cc))
 
@@ -187,13 +230,24 @@ def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
 def _within(a: Clause, b: Clause) -> float:
     """Share of the content lemmas of clause `a` (antonyms as what they negate) that clause `b` has too."""
     canon = lambda c, skip=(): frozenset(ANTONYMS.get(t.lemma, t.lemma) for i, t in enumerate(c.tokens)  # noqa: E731
-                                         if t.content and i not in skip and not _year(t))
-    mine = canon(a, a.negators)  # the negation is the difference, not content ("was discontinued in 2024")
+                                         if t.content and i not in skip)
+    mine = canon(a, set(a.negators) | _dates(a))  # the negation is the difference, not content; dates say when
     return len(matched(mine, canon(b))) / len(mine) if len(mine) >= 2 else 0.0
 
 
-def _year(t) -> bool:
-    return t.is_number and t.lemma.isdigit() and 1900 <= int(t.lemma) <= 2100
+def _dates(c: Clause) -> set[int]:
+    """Positions of a clause's dates and years ("on 1 August 2026", "in March 2025"): when, not what."""
+    out = set()
+    for i, t in enumerate(c.tokens):
+        if t.lemma in _MONTHS:
+            out |= {k for k in (i - 1, i, i + 1) if 0 <= k < len(c.tokens) and (k == i or c.tokens[k].is_number)}
+        elif t.is_number and t.lemma.isdigit() and 1900 <= int(t.lemma) <= 2100:
+            out.add(i)
+    return out
+
+
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"})
 
 
 def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str] | None = None,

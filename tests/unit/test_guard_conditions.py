@@ -101,3 +101,44 @@ def test_claims_without_key_content_are_not_checked():
 def test_an_equally_aligned_unconditional_sentence_wins():
     passage = "Refunds are available for 60 days. Enterprise refunds are available for 60 days with approval."
     assert not run("Refunds are available for 60 days.", passage).fired
+
+
+@pytest.mark.parametrize("claim, passage, kind", [
+    ("Apprentices receive a travel card worth £90 a month.",
+     "Apprentices whose college is outside the city receive a travel card worth £90 a month.", "restricted_subject"),
+    ("Volunteers can claim mileage at 30p per mile.",
+     "Volunteers with a valid driving licence can claim mileage at 30p per mile.", "restricted_subject"),
+    ("Orders need a second signature.", "Orders above $25,000 need a second signature.", "restricted_subject"),
+    ("Bikes can be exchanged within 60 days.", "Bikes bought from the factory outlet can be exchanged within 60 days.",
+     "restricted_subject"),
+    ("Guests get free parking.", "Guests staying in suites get free parking; other guests pay $12 a night.",
+     "restricted_subject"),
+    ("Tenants can sublet their flat.", "Tenants can sublet their flat, provided the landlord agrees in writing.",
+     "conditional"),
+    ("Pupils can miss up to five days of school.", "Pupils can miss up to five days of school with a parent's note.",
+     "conditional"),
+    ("The council waives the parking fee.", "The council waives the parking fee as long as you show a blue badge.",
+     "conditional"),
+    ("Premium accounts include cloud backup.", "Acme Premium Plus accounts include cloud backup.", "restricted_group"),
+])
+def test_narrower_subjects_and_conditions_fire(claim, passage, kind):
+    result = run(claim, passage)
+    assert result.fired and kind in [c["kind"] for c in result.found["conditions"]], result
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Staff who have finished probation can work from home two days a week.",
+     "Employees who have completed probation can work from home two days a week."),
+    ("Volunteers holding a valid driving licence can claim mileage at 30p per mile.",
+     "Volunteers with a valid driving licence can claim mileage at 30p per mile."),
+    ("Orders over $25,000 need a second signature.", "Orders above $25,000 need a second signature."),
+    ("Tenants can sublet their flat if the landlord agrees in writing.",
+     "Tenants can sublet their flat, provided the landlord agrees in writing."),
+    ("Meals on business trips are reimbursed up to €60 a day.",
+     "Meals during business trips are reimbursed up to €60 a day."),
+    ("Bikes from the factory outlet can be exchanged within 60 days.",
+     "Bikes bought from the factory outlet can be exchanged within 60 days."),
+])
+def test_kept_restrictions_and_plain_subjects_do_not_fire(claim, passage):
+    result = run(claim, passage)
+    assert not result.fired, result

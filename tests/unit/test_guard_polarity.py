@@ -102,6 +102,10 @@ def test_a_denial_the_claim_wholly_contains_contradicts_whatever_the_claim_adds(
     ("Leave taken during probation is paid.", "Leave taken during probation is unpaid."),       # prefix, lemma of base
     ("Retention charts use unsampled events.", "Retention charts use sampled events."),
     ("Support tickets are answered over the phone.", "Support tickets are not answered by phone."),  # "over" no bound
+    ("Library members can borrow e-books from Westbury College.",                                   # a date says when
+     "The library ended its e-book lending with Westbury College on 3 May 2025."),
+    ("Tenants can still use the 2G alarm line.",                                                      # other clause's scope
+     "The landlord discontinued the 2G alarm line in 2024; alarms that only use 2G now stay silent."),
 ])
 def test_endings_antonyms_and_prefixes_contradict(claim, evidence):
     result = run(claim, evidence)
@@ -118,6 +122,14 @@ def test_endings_antonyms_and_prefixes_contradict(claim, evidence):
     ("Aggregated metrics are never deleted on any plan.", "Aggregated metrics are kept on every plan."),
     ("Automatic backups cannot be switched off.", "Automatic backups are always switched on."),
     ("Automatic backups cannot be disabled.", "Automatic backups are always enabled."),
+    ("The REST API allows 600 requests per minute on paid plans and 60 during a free trial.",     # "free trial"
+     "Paid plans are limited to 600 requests per minute."),
+    ("The days the office is closed over Christmas don't count against your leave.",            # "closed" ~ "closes"
+     "The office closes between Christmas Day and New Year's Day, and these days are not deducted from your leave."),
+    ("SEV3 incidents don't require a status page update.",                                          # other conjunct
+     "A status page update is required for SEV1 and SEV2 incidents and optional for SEV3."),
+    ("Deleted photos stay in the bin for 30 days before they are permanently removed.",         # both say "remove"
+     "The app keeps deleted photos in the bin for 30 days before removing them permanently."),
 ])
 def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
     result = run(claim, evidence)
