@@ -1,19 +1,25 @@
 """Write MODEL_CARD.md for the shipped model from the recorded measurements.
 
-    python -m training.model_card
+    python -m training.model_card            # the card from the committed report files
+    python -m training.model_card --check    # exit 1 when MODEL_CARD.md differs from them
+    python -m training.model_card --rerun    # re-measure everything in it first (hours on 2 cores)
 
-Reads the training manifest and parity report shipped beside the model, the
-pair-level evaluation (build/nli_eval.json from training.evaluate_nli), the
-pipeline-level figures (build/card_pipeline.json: WiCE and the probe families,
-from `groundwatch eval`), and the inference options measured side by side
-(docs/figures/nli-options.json from `groundwatch bench`, docs/figures/nli-dev-*.json
-from `groundwatch eval`), so every number in the card comes from a command.
+Reads the training manifest and parity report shipped beside the model and
+report files committed under docs/figures/: the pair-level evaluation
+(nli-eval.json from training.evaluate_nli), the inference options measured side
+by side (nli-options.json from `groundwatch bench`, nli-dev-*.json from
+`groundwatch eval`) and the threshold rule against the verdict combiner on the
+report half (verdict-rule-report.json from infra/measure_verdict_rule.sh), so
+every number in the card comes from a command, and `commands()` lists them all.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from scorers.nli.factory import DEFAULT_MODEL_DIR
@@ -33,6 +39,20 @@ def dev_command(option: str, name: str) -> str:
     return (f"{export}groundwatch convert --set {name} --limit {DEV_SETS[name]} --output build/dev-nli/{name}.jsonl "
             f"--no-progress && groundwatch eval --input build/dev-nli/{name}.jsonl --model {DEV_OPTIONS[option]} "
             f"--no-question-mode --no-progress --output docs/figures/nli-dev-{option}-{name}.json")
+
+
+NLI_EVAL_COMMAND = "python -m training.evaluate_nli --limit 1000 --output docs/figures/nli-eval.json"
+# Scores the four dev sets, fits the combiner on the calibration half (and ships it beside the model),
+# reports both verdict rules on the other half.
+VERDICT_RULE_COMMAND = "FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final"
+# Issue 12's targets on the report half: balanced accuracy, with recall on unsupported claims >= 0.75.
+TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval": 0.82, "pooled": 0.76}
+
+
+def commands() -> list[str]:
+    """Every command behind the card's figures, in the order `--rerun` runs them."""
+    return [NLI_EVAL_COMMAND, OPTIONS_COMMAND, *(dev_command(o, n) for o in DEV_OPTIONS for n in DEV_SETS),
+            VERDICT_RULE_COMMAND]
 
 LICENCES = {
     "vitaminc_real": "CC BY-SA 3.0", "vitaminc_synthetic": "CC BY-SA 3.0",
@@ -127,26 +147,63 @@ def _balanced_accuracy(report: dict) -> tuple[float, int]:
     return headline["balanced_accuracy"], headline["n"]
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR)
-    ap.add_argument("--options", type=Path, default=FIGURES / "nli-options.json")
-    ap.add_argument("--nli-eval", type=Path, default=Path("build/nli_eval.json"))
-    ap.add_argument("--pipeline", type=Path, default=Path("build/card_pipeline.json"))
-    args = ap.parse_args(argv)
-    manifest = json.loads((args.model / "training_manifest.json").read_text())
-    parity = json.loads((args.model / "parity.json").read_text())
-    nli = json.loads(args.nli_eval.read_text())["results"] if args.nli_eval.exists() else {}
-    pipeline = json.loads(args.pipeline.read_text()) if args.pipeline.exists() else {}
+def _ci(row: dict, metric: str) -> str:
+    low, high = row["interval_95"][metric]
+    return f"{row[metric]:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def verdict_rule_section(report_file: Path) -> list[str]:
+    """The threshold rule and the combiner side by side on the report half (groundwatch eval --output)."""
+    if not report_file.exists():
+        return []
+    report = json.loads(report_file.read_text())
+    by: dict[str, dict] = {}
+    for row in report["labelled"]["verdict_rules"]:
+        by.setdefault(row["group"], {})[row["rule"]] = row
+    rows = []
+    for group, rules in by.items():
+        t, c = rules["threshold"], rules["combiner"]
+        target = TARGETS.get(group)
+        met = "-" if target is None else " / ".join(
+            "met" if r["balanced_accuracy"] >= target and r["recall"] >= 0.75 else "**missed**" for r in (t, c))
+        rows.append((group.removeprefix("set:"), f"{t['n']} ({t['unsupported']})", _ci(t, "balanced_accuracy"),
+                     _ci(c, "balanced_accuracy"), _ci(t, "recall"), _ci(c, "recall"),
+                     f"{t['auroc']:.3f} / {c['auroc']:.3f}", "-" if target is None else f"≥ {target:.2f}", met))
+    s = report["scorer"]
+    return ["## Through the pipeline: threshold rule and verdict combiner (issue 12)", "",
+            "The four groundedness-dev sets (HaluEval: its first 1,000 answers) scored once with the default "
+            "settings at top_k 8 / pair_top 4; both rules' verdicts re-decided from the same saved scores. The "
+            "combiner (`combiner.json` beside this model, used when `scorer.verdict_rule` is `combiner`) was "
+            "fitted and the thresholds chosen on the calibration half; the figures are the other half, with 95% "
+            "bootstrap intervals. \"met\" needs the balanced accuracy target and recall on unsupported claims "
+            "≥ 0.75. WiCE's report half is small (about ±0.07).", "",
+            _table(rows, ("set (report half)", "n (unsup.)", "threshold rule: bal. acc. [95%]",
+                          "combiner: bal. acc. [95%]", "threshold: recall (unsup.)", "combiner: recall (unsup.)",
+                          "AUROC threshold / combiner", "target", "threshold / combiner")), "",
+            f"Model `{report['model']}`; threshold rule {s['threshold_mode']} τe {s['tau_entailment']}, "
+            f"τc {s['tau_contradiction']}; evidence windows {s['chunk_sentences']} sentences, overlap "
+            f"{s['chunk_overlap']}, top_k {s['top_k']}, pair_top {s['pair_top']}. The default stays the threshold "
+            "rule: the combiner does not beat it on every set. Scores saved at commits b43cc6e–3cf2444, decided "
+            "and fitted at 354d2d2. Command (scores, fits the combiner beside the "
+            f"model, writes `{report_file.name}`): `{VERDICT_RULE_COMMAND}`."]
+
+
+def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-options.json",
+           nli_eval: Path = FIGURES / "nli-eval.json",
+           verdict_rule: Path = FIGURES / "verdict-rule-report.json") -> str:
+    """MODEL_CARD.md's text from the files beside the model and the report files."""
+    manifest = json.loads((model / "training_manifest.json").read_text())
+    parity = json.loads((model / "parity.json").read_text())
+    nli = json.loads(nli_eval.read_text())["results"] if nli_eval.exists() else {}
     hp = manifest["hyper_parameters"]
     mix = manifest["train_mix"]
-    marker = args.model / "precision.txt"
+    marker = model / "precision.txt"
     precision = marker.read_text().strip() if marker.exists() else "fp32"
-    export = json.loads((args.model / "export.json").read_text()) if (args.model / "export.json").exists() else {}
+    export = json.loads((model / "export.json").read_text()) if (model / "export.json").exists() else {}
     ship_command = ("python -m training.ship --from-compact" if "torch-checkpoints" in export.get("source", "")
                     else "python -m training.ship")  # re-exported from the compact copy's weights
     parts = [
-        f"# groundwatch default NLI cross-encoder ({args.model.name})",
+        f"# groundwatch default NLI cross-encoder ({model.name})",
         "",
         "Three-way NLI (entailment / neutral / contradiction; order in `config.json` `id2label`) "
         "cross-encoder that groundwatch loads when no model is configured. Runs on a laptop CPU; production "
@@ -161,7 +218,8 @@ def main(argv=None) -> None:
         f"sets). Stage 2: `python -m training.train` ({manifest['device']}, torch {manifest['torch']}, "
         f"{manifest['train_seconds'] // 60} min, {manifest['steps']} steps"
         f"{', stopped at the time budget' if manifest.get('stopped_early') else ''}); "
-        f"export: `{ship_command}`; this card: `python -m training.model_card`.",
+        f"export: `{ship_command}`; this card: `python -m training.model_card` (`--rerun` first re-measures every "
+        "figure in it with the commands named beside each).",
         "",
         "## Hyper-parameters",
         "",
@@ -186,7 +244,7 @@ def main(argv=None) -> None:
         "",
         "## Accuracy",
         "",
-        "Pair level, `python -m training.evaluate_nli` (argmax of the three classes; for two-way sets, "
+        f"Pair level, `{NLI_EVAL_COMMAND}` (argmax of the three classes; for two-way sets, "
         "'not entailment' counts as right when the argmax is not entailment):",
         "",
         _table([(f"validation/{k}", v["n"], v["accuracy"]) for k, v in manifest.get("validation", {}).items()]
@@ -196,14 +254,38 @@ def main(argv=None) -> None:
         "held-out premises) after stage 2; the others are evaluation-only sets, first 1,000 pairs each. "
         "ANLI is adversarial for much larger models: a 22M-parameter cross-encoder is near chance there.",
     ]
-    if pipeline:
-        parts += ["", "Through the full groundwatch pipeline (claims, free checks, evidence, thresholds), "
-                  "from `groundwatch eval`:", "", pipeline.get("markdown", "")]
-    parts += [""] + options_section(args.options)
+    parts += [""] + verdict_rule_section(verdict_rule)
+    parts += [""] + options_section(options)
     parts += ["", LIMITATIONS]
-    (args.model / "MODEL_CARD.md").write_text("\n".join(parts) + "\n")
-    print(f"wrote {args.model / 'MODEL_CARD.md'}")
+    return "\n".join(parts) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, default=DEFAULT_MODEL_DIR)
+    ap.add_argument("--options", type=Path, default=FIGURES / "nli-options.json")
+    ap.add_argument("--nli-eval", type=Path, default=FIGURES / "nli-eval.json")
+    ap.add_argument("--verdict-rule", type=Path, default=FIGURES / "verdict-rule-report.json")
+    ap.add_argument("--check", action="store_true", help="exit 1 when MODEL_CARD.md differs from what the files give")
+    ap.add_argument("--rerun", action="store_true", help="run every measuring command first (see commands())")
+    args = ap.parse_args(argv)
+    if args.rerun:
+        # `groundwatch` and `python` resolve to this interpreter's environment, activated or not.
+        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        for command in commands():
+            print(f"model card: {command}", file=sys.stderr)
+            subprocess.run(command, shell=True, cwd=FIGURES.parents[1], check=True, env=env)
+    card = args.model / "MODEL_CARD.md"
+    text = render(args.model, args.options, args.nli_eval, args.verdict_rule)
+    if args.check:
+        if card.exists() and card.read_text() == text:
+            return 0
+        print(f"{card} differs from its sources: run python -m training.model_card", file=sys.stderr)
+        return 1
+    card.write_text(text)
+    print(f"wrote {card}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
