@@ -40,6 +40,8 @@ class ScorerConfig(BaseModel):
     combiner_path: str | None = None  # None: combiner.json beside the model
     top_k: int = Field(4, ge=1)
     pair_top: int = Field(3, ge=0)
+    # Also score the claim against its best-aligned sentence of the top chunks, alone (support only).
+    sentence_premise: bool = True
     # claim: re-rank the chunks per claim (default); question: reuse the retriever's
     # passage order for every claim (the baseline `groundwatch eval` compares against).
     evidence_mode: Literal["claim", "question"] = "claim"

@@ -103,13 +103,15 @@ def premises(claim: StoredClaim, variant: Variant) -> list[Evidence]:
 
     top_k keeps a prefix of the retrieval order and pairs join the first pair_top of those chunks,
     so a smaller setting scores a subset of a larger one's premises: the chunks of rank < top_k and
-    the pairs whose two chunks both rank < min(top_k, pair_top).
+    the pairs whose two chunks both rank < min(top_k, pair_top). The sentence premise was chosen among
+    all the scored chunks: it is kept while a kept chunk holds it (a fresh run with the smaller top_k
+    could have chosen another sentence, so for it the re-decision approximates).
     """
     pair_top = 0 if not variant.pairs else variant.pair_top
     if variant.top_k is None and pair_top is None:
         return claim.evidence
     if variant.top_k is None and pair_top == 0:
-        return [e for e in claim.evidence if e.kind == "chunk"]
+        return [e for e in claim.evidence if e.kind != "pair"]
     chunks = [e for e in claim.evidence if e.kind == "chunk"]
     if any(e.rank is None for e in chunks):
         raise ValueError("these verdict records carry no premise ranks; re-score them to vary top_k or pair_top")
@@ -117,10 +119,14 @@ def premises(claim: StoredClaim, variant: Variant) -> list[Evidence]:
     top_k = variant.top_k if variant.top_k is not None else len(chunks)
     limit = min(top_k, pair_top if pair_top is not None else top_k)
     out = [e for e in chunks if e.rank < top_k]
+    kept = [(e.passage_ids[0], e.offsets[0]) for e in out]
     for e in claim.evidence:
         if e.kind == "pair":
             ranks = [rank.get((pid, tuple(o))) for pid, o in zip(e.passage_ids, e.offsets)]
             if all(r is not None and r < limit for r in ranks):
+                out.append(e)
+        elif e.kind == "sentence":  # chosen among all scored chunks: kept while a kept chunk holds it
+            if any(pid == e.passage_ids[0] and o[0] <= e.offsets[0][0] < o[1] for pid, o in kept):
                 out.append(e)
     return out
 

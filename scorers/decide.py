@@ -20,7 +20,9 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
         # Each premise is held to the threshold of its own retrieval score: a weakly retrieved pair
         # must not raise the bar for the well-retrieved chunk that carries the same evidence.
         best_e = max(evidence, key=lambda e: e.entailment)
-        contradicting = [e for e in evidence if e.contradiction >= thresholds.contradiction(e.retrieval_score)]
+        # A sentence premise (scorers/sentence_premise.py) may support, never contradict on its own.
+        contradicting = [e for e in evidence if e.kind != "sentence"
+                         and e.contradiction >= thresholds.contradiction(e.retrieval_score)]
         entailing = [e for e in evidence if e.entailment >= thresholds.entailment(e.retrieval_score)]
         if contradicting and max(e.contradiction for e in contradicting) > best_e.entailment:
             verdict = Verdict.CONTRADICTED

@@ -42,6 +42,7 @@ from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verd
 from scorers.retrieval import Candidate, Embedder, EvidenceIndex
 from scorers.schema import Response
 from scorers.signals import add_signals
+from scorers.sentence_premise import sentence_candidate
 from scorers.severity import severity
 from scorers.thresholds import Thresholds
 from scorers.version import scorer_version
@@ -183,6 +184,10 @@ class Scorer:
             else:
                 c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
                                                 self.config.rrf_k)
+            if self.config.sentence_premise:
+                sentence = sentence_candidate(c.claim.text, c.candidates)
+                if sentence is not None:
+                    c.candidates.append(sentence)
 
     def _supported(self, claim: str, evidence: list[Evidence], checks: list[Check],
                    passages: dict[str, str]) -> bool | None:

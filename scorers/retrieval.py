@@ -22,10 +22,11 @@ from scorers.text import tokens
 
 @dataclass(frozen=True)
 class Candidate:
-    """A premise for NLI: one chunk, or two chunks joined (kind == 'pair')."""
+    """A premise for NLI: one chunk, two chunks joined (kind == 'pair') or one sentence of a chunk."""
 
     chunks: tuple[Chunk, ...]
     retrieval_score: float  # cosine similarity of claim and evidence, in [0, 1]
+    sentence: bool = False  # the claim's best-aligned sentence of a top chunk (scorers/sentence_premise.py)
 
     @property
     def text(self) -> str:
@@ -33,7 +34,7 @@ class Candidate:
 
     @property
     def kind(self) -> str:
-        return "pair" if len(self.chunks) > 1 else "chunk"
+        return "sentence" if self.sentence else "pair" if len(self.chunks) > 1 else "chunk"
 
 
 def rrf(rankings: list[list[int]], k: int = 60) -> dict[int, float]:
