@@ -3,11 +3,11 @@
 # side by side on the report half. Every model run saves its verdicts; everything after is re-decided.
 #
 #   infra/measure_verdict_rule.sh sweep    # chunkings x (top_k, pair_top) on a calibration subset
-#   infra/measure_verdict_rule.sh final    # score the four dev sets, fit the combiner, report
+#   infra/measure_verdict_rule.sh final    # score the four dev sets, calibrate, fit the combiner, report
 #
 # Env: OUT (build/eval12), SWEEP ("wice=60 qags=100 halueval=100": calibration-half records per set),
 # CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
-# decides with; it scores at 8 / 4 so the shipped 4 / 3 is re-decided from the same scores),
+# scores and decides with, default the shipped 4 / 3),
 # HALUEVAL (answers, default 1000), RESAMPLES (1000), FIGURES_DIR (copy the reports there for
 # python -m reports.figures; `final` then also ships the combiner beside the default model).
 # Runs under nice: the machine is shared.
@@ -79,26 +79,38 @@ sys.stdout.writelines(l for l in open(sys.argv[2]) if json.loads(l)["request_id"
 }
 
 final() {
+    # Score every record once with the shipped window (the sentence premise is chosen among the
+    # top_k chunks, so a smaller window re-decided from a larger one would only approximate it);
+    # pick the threshold rule's thresholds and fit the combiner on the calibration half; report
+    # both, and the guards off vs on, on the report half.
     convert
-    local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3}
+    local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3} tag=${CHUNKING:-s4o1}-k${TOP_K:-4}-p${PAIR_TOP:-3}
     for set in wice begin qags halueval; do
-        [ -s "$out/$set-$c-verdicts.jsonl" ] || with_chunking "$c" nice -n 5 groundwatch eval --no-progress \
-            --input "$out/$set.jsonl" --top-k 8 --pair-top 4 --no-question-mode --resamples 100 \
-            --save-verdicts "$out/$set-$c-verdicts.jsonl" > "$out/$set-$c.txt"
+        [ -s "$out/$set-$tag-verdicts.jsonl" ] || with_chunking "$c" nice -n 5 groundwatch eval --no-progress \
+            --input "$out/$set.jsonl" --top-k "$k" --pair-top "$p" --no-question-mode --resamples 100 \
+            --save-verdicts "$out/$set-$tag-verdicts.jsonl" > "$out/$set-$tag.txt"
     done
     cat "$out"/{wice,begin,qags,halueval}.jsonl > "$out/dev.jsonl"
-    cat "$out"/{wice,begin,qags,halueval}-"$c"-verdicts.jsonl > "$out/dev-$c-verdicts.jsonl"
-    # Fit on the calibration half (forced by --fit-combiner), report on the other half.
-    with_chunking "$c" nice -n 5 groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" \
-        --top-k "$k" --pair-top "$p" --fit-combiner "$out/combiner-$c-k$k-p$p.json" --resamples "$resamples" \
-        > "$out/fit-$c-k$k-p$p.txt"
-    with_chunking "$c" nice -n 5 groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-$c-verdicts.jsonl" \
-        --top-k "$k" --pair-top "$p" --half report --combiner "$out/combiner-$c-k$k-p$p.json" \
-        --resamples "$resamples" --output "$out/report-$c-k$k-p$p.json" > "$out/report-$c-k$k-p$p.txt"
-    sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$c-k$k-p$p.txt"
+    cat "$out"/{wice,begin,qags,halueval}-"$tag"-verdicts.jsonl > "$out/dev-$tag-verdicts.jsonl"
+    local redecide=(--input "$out/dev.jsonl" --from-verdicts "$out/dev-$tag-verdicts.jsonl" --top-k "$k" --pair-top "$p")
+    # Thresholds of the threshold rule: best pooled balanced accuracy on the calibration half.
+    with_chunking "$c" nice -n 5 groundwatch eval "${redecide[@]}" --half calibration --sweep \
+        --calibrate balanced-accuracy --calibration-out "$out/calibration-$tag.json" --resamples 100 \
+        > "$out/calibrate-$tag.txt"
+    # The combiner, fitted on the calibration half (forced by --fit-combiner) under those thresholds.
+    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+        --fit-combiner "$out/combiner-$tag.json" --resamples "$resamples" > "$out/fit-$tag.txt"
+    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+        --half report --combiner "$out/combiner-$tag.json" --resamples "$resamples" \
+        --output "$out/report-$tag.json" > "$out/report-$tag.txt"
+    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+        --half report --guards both --resamples "$resamples" --output "$out/guards-$tag.json" > "$out/guards-$tag.txt"
+    sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$tag.txt"
     if [ -n "${FIGURES_DIR:-}" ]; then
-        cp "$out/report-$c-k$k-p$p.json" "$FIGURES_DIR/verdict-rule-report.json"
-        cp "$out/combiner-$c-k$k-p$p.json" "$(python -c 'from scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
+        cp "$out/report-$tag.json" "$FIGURES_DIR/verdict-rule-report.json"
+        cp "$out/guards-$tag.json" "$FIGURES_DIR/guards-dev-report.json"
+        cp "$out/calibration-$tag.json" scorers/calibration.json
+        cp "$out/combiner-$tag.json" "$(python -c 'from scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
     fi
 }
 
