@@ -85,7 +85,9 @@ def _conversion(target: Quantity, op: Quantity) -> Derivation | None:
 
 
 def _percent_of(target: Quantity, pct: Quantity, base: Quantity) -> Derivation | None:
-    if pct.unit != "%" or not _same_kind(base, target) or base is target:
+    # a base without a rate may give a result with one ("6% of a £45,000 salary is £2,700 a year")
+    same = _same_kind(base, target) or (base.unit == target.unit and base.unit != "%" and not base.rate)
+    if pct.unit != "%" or not same or base is target:
         return None
     value = pct.value / 100 * base.value
     return Derivation("percent_of", (pct, base), value,
@@ -176,6 +178,13 @@ def _values(q: Quantity) -> list[float]:
     return sorted({q.value, round(q.value / q.scale, 9)})
 
 
+def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
+    """Claim numbers a verified derivation used as operands ("on a £50,000 salary, the match is £3,000"): the
+    claim's own premises, not facts it asserts, so the numbers check does not ask the passages for them."""
+    ids = {id(q) for q in claimed}
+    return [v for q in d.operands if id(q) in ids for v in _values(q)]
+
+
 def derived_values(result: GuardResult) -> dict[float, str]:
     """claimed value -> computation, for the numbers check (a correct derived number counts as found)."""
     return {v: d["expression"] for d in result.found.get("derived", []) for v in d.get("claimed_values", [])}
@@ -199,9 +208,12 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     ranked = align(claim, sentences)[:top]
     lemmas = analyse(claim).lemmas
     derived, mismatched = [], []
+    bases: set[int] = set()  # claim amounts a passage percentage is applied to: premises, not results
     for target in targets:
         in_sentences = [(s, q) for s in ranked for q in read(s.text) if not _is_year(q)]
-        operands = [q for _, q in in_sentences] + [q for q in claimed if q is not target]
+        own = [q for q in claimed if q is not target]
+        mine = {id(q) for q in own}
+        operands = [q for _, q in in_sentences] + own
         free, named = derivations(target, operands, lemmas)
         hit = next((d for d in named + free if _matches(d, target)), None)
         if hit:
@@ -211,16 +223,25 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         # An unnamed conversion is a mismatch only on a sentence about the same thing ("20 weeks of leave").
         conversions = [d for d in free if d.op == "conversion" and id(d.operands[0]) in home
                        and _coverage(claim, target, [home[id(d.operands[0])]]) >= clear_coverage]
-        candidates = named or conversions
+        # A passage percentage applied to the claim's own amount ("a £500 withdrawal costs £12 in fees" against
+        # "a 2% fee applies"): the claim names both the base and the result.
+        applied = [d for d in free if d.op == "percent_of" and id(d.operands[0]) in home
+                   and id(d.operands[1]) in mine and target.value < d.operands[1].value
+                   and _coverage(claim, target, [home[id(d.operands[0])]]) >= clear_coverage / 2]
+        bases |= {id(d.operands[1]) for d in applied}
+        candidates = named or conversions or applied
         if not candidates:
             continue
-        # Operands are clear when one candidate set exists, from the passages, and its sentences
-        # together cover at least half of the claim's content (the claimed number aside).
+        # Operands are clear when one candidate set exists, from the passages (or the claim's own amount), and
+        # the passage sentences together cover at least half of the claim's content (the claimed number aside).
         first = candidates[0]
         sets = {tuple(sorted(id(q) for q in d.operands)) for d in candidates}
-        clear = (len(sets) == 1 and all(id(q) in home for q in first.operands)
-                 and _coverage(claim, target, [home[id(q)] for q in first.operands]) >= clear_coverage)
+        from_passages = [q for q in first.operands if id(q) in home]
+        clear = (len(sets) == 1 and all(id(q) in home or id(q) in mine for q in first.operands) and from_passages
+                 and _coverage(claim, target, [home[id(q)] for q in from_passages]) >= clear_coverage)
         mismatched.append((target, candidates[0], clear, home.get(id(candidates[0].operands[0]))))
+    premises = {id(q) for _, d in derived for q in d.operands} | bases
+    mismatched = [m for m in mismatched if id(m[0]) not in premises]  # an operand of a verified derivation
     if mismatched:
         target, d, clear, sentence = mismatched[0]
         detail = f"claim says {target.text}, but {d.expression}"
@@ -231,6 +252,7 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     if derived:
         detail = "derived: " + "; ".join(f"{t.text} = {d.expression}" for t, d in derived)
         return GuardResult(NAME, False, detail=detail, sentence=ranked[0] if ranked else None,
-                           found={"derived": [d.to_record() | {"claimed": t.text, "claimed_values": _values(t)}
+                           found={"derived": [d.to_record() | {"claimed": t.text, "claimed_values": _values(t)
+                                                                   + _premises(d, claimed)}
                                               for t, d in derived]})
     return GuardResult(NAME, False, detail="claim numbers absent from the passages follow from no single operation")

@@ -82,3 +82,25 @@ def test_quantities_read_units_rates_and_precision():
     assert read("$1.2M")[0].value == 1_200_000 and read("$1.2M")[0].tolerance == 50_000
     assert factor("week", "day") == 7 and factor("year", "month") == 12 and factor("tb", "gb") == 1000
     assert factor("day", "gb") is None
+
+
+PENSION = "The company matches employee pension contributions up to 6% of base salary."
+ATM = "Cash withdrawals abroad are free up to £200 a month; after that, a 2% fee applies to each withdrawal."
+
+
+def test_a_passage_percentage_applied_to_the_claims_own_amount():
+    wrong = run("A £500 cash withdrawal abroad costs £12 in fees.", ATM)
+    assert wrong.fired and wrong.verdict == "CONTRADICTED" and wrong.found["claimed"] == "£12", wrong
+    assert "2% of £500" in wrong.detail
+    right = run("A £500 cash withdrawal abroad costs £10 in fees.", ATM)
+    assert not right.fired and right.found["derived"][0]["op"] == "percent_of"
+    # the claim's own amount is a premise of the derivation: the numbers check does not ask the passages for it
+    assert set(arithmetic.derived_values(right)) >= {10.0, 500.0}
+    yearly = run("On a £50,000 salary, the company matches up to £3,000 a year.", PENSION)
+    assert not yearly.fired and 50000.0 in arithmetic.derived_values(yearly), yearly
+
+
+def test_the_base_amount_is_not_the_result_of_a_percentage():
+    result = run("A £500 cash withdrawal abroad costs £10 in fees.", ATM)
+    assert result.found.get("claimed") != "£500"
+    assert not run("Withdrawing £300 abroad in one go is possible.", ATM).fired
