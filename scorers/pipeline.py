@@ -29,7 +29,7 @@ from scorers.decide import decide, summarise
 from scorers.decorative import decorative_reason
 from scorers.deadline import Deadline
 from scorers.errors import DeadlineExceeded, ScoringError
-from scorers.guards.arithmetic import derived_values
+from scorers.guards.arithmetic import derived_values, operand_form
 from scorers.guards.lemmas import warmup as lemma_warmup
 from scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from scorers.nli.base import NLIBackend
@@ -58,6 +58,9 @@ class _PreparedClaim:
     severity: str
     skip_reason: str | None
     checks: list[Check]
+    # what the NLI reads instead of the claim: its verified derived numbers written as their operands
+    # (scorers.guards.arithmetic.operand_form), or None
+    nli_text: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
     futures: list[Future] = field(default_factory=list)
 
@@ -151,7 +154,8 @@ class Scorer:
                                     derived_values(arithmetic) if arithmetic else None)
             if recorded(arithmetic):
                 checks.append(to_check(arithmetic))
-            out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks))
+            out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks,
+                                      operand_form(claim.text, arithmetic)))
         return out
 
     def _prepare(self, response: Response) -> _Prepared:
@@ -267,7 +271,7 @@ class Scorer:
     def _submit_pairs(self, prepared: _Prepared) -> None:
         for c in prepared.claims:
             if c.candidates:
-                c.futures = self.pairs.submit([(cand.text, c.claim.text) for cand in c.candidates])
+                c.futures = self.pairs.submit([(cand.text, c.nli_text or c.claim.text) for cand in c.candidates])
 
     @staticmethod
     def _result(future: Future, deadline: Deadline):

@@ -185,6 +185,26 @@ def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
     return [v for q in d.operands if id(q) in ids for v in _values(q)]
 
 
+_WRITTEN_AS_OPERANDS = ("conversion", "percent_of")
+
+
+def operand_form(claim: str, result: GuardResult | None) -> str | None:
+    """The claim with each verified conversion or percentage written as its passage operands ("Partners receive
+    42 days of paid leave" -> "... 6 weeks of ..."; "£285,000" -> "95% of £300,000"), or None. Equivalent to the
+    claim by the derivation the guard checked, so the NLI judges the rest of the claim instead of the arithmetic
+    it cannot do (a derived number reads to it as a different number: contradiction). Differences, sums,
+    ratios and changes have no such wording and are left as written."""
+    if result is None or result.fired:
+        return None
+    out = claim
+    for d in result.found.get("derived", []):
+        if d["op"] not in _WRITTEN_AS_OPERANDS or d["claimed"] not in out:
+            continue
+        written = d["operands"][0] if d["op"] == "conversion" else f"{d['operands'][0]} of {d['operands'][1]}"
+        out = out.replace(d["claimed"], written, 1)
+    return out if out != claim else None
+
+
 def derived_values(result: GuardResult) -> dict[float, str]:
     """claimed value -> computation, for the numbers check (a correct derived number counts as found)."""
     return {v: d["expression"] for d in result.found.get("derived", []) for v in d.get("claimed_values", [])}

@@ -104,3 +104,21 @@ def test_the_base_amount_is_not_the_result_of_a_percentage():
     result = run("A £500 cash withdrawal abroad costs £10 in fees.", ATM)
     assert result.found.get("claimed") != "£500"
     assert not run("Withdrawing £300 abroad in one go is possible.", ATM).fired
+
+
+@pytest.mark.parametrize("claim, passage, written", [
+    ("Parents get 140 days of fully paid parental leave.", PARENTAL, "Parents get 20 weeks of fully paid parental leave."),
+    ("Absence requests are due 14 days ahead.", ABSENCE, "Absence requests are due two weeks ahead."),
+    ("A €200 card payment in dollars costs €3 in fees.", FX, "A €200 card payment in dollars costs 1.5% of €200 in fees."),
+])
+def test_operand_form_writes_a_verified_conversion_or_percentage_as_its_operands(claim, passage, written):
+    assert arithmetic.operand_form(claim, run(claim, passage)) == written
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Parents get 150 days of fully paid parental leave.", PARENTAL),   # wrong: the guard fired
+    ("Revenue grew by $30M.", REVENUE),                                 # a difference has no operand wording
+    ("Revenue reached $230M in 2025.", REVENUE),                        # nothing derived
+])
+def test_operand_form_leaves_other_claims_alone(claim, passage):
+    assert arithmetic.operand_form(claim, run(claim, passage)) is None

@@ -136,3 +136,21 @@ def test_a_bare_yes_is_checked_as_the_statement_it_makes(scorer, tiny_onnx):
     finally:
         s.close()
     assert v.claims[0].verdict is Verdict.SKIPPED
+
+
+def test_the_nli_reads_a_verified_derived_number_as_its_operands(scorer, monkeypatch):
+    seen = []
+    submit = scorer.pairs.submit
+
+    def spy(pairs):
+        seen.extend(hypothesis for _, hypothesis in pairs)
+        return submit(pairs)
+
+    monkeypatch.setattr(scorer.pairs, "submit", spy)
+    response = {"request_id": "r-op", "answer": "Partners receive 42 days of fully paid leave. Partners receive "
+                "50 days of fully paid leave.",
+                "passages": [{"id": "p1", "text": "Partners receive 6 weeks of fully paid leave.", "score": 0.8}]}
+    [v] = scorer.score([parse_response(response)])
+    assert "Partners receive 6 weeks of fully paid leave." in seen  # 42 days = 6 weeks, checked by the guard
+    assert "Partners receive 50 days of fully paid leave." in seen  # a wrong number is read as written
+    assert [c.text for c in v.claims][0] == "Partners receive 42 days of fully paid leave."  # the record keeps the claim
