@@ -92,7 +92,9 @@ def negations(clause: Clause, other: Clause) -> list[int]:
     families = {_family(lemma) for lemma in other.lemmas if lemma in ANTONYMS or lemma in _ENDINGS}
     negators = {i for i in clause.negators if not (clause.tokens[i].lemma in _ENDINGS
                                                     and _family(clause.tokens[i].lemma) in families
-                                                    and not _particle(clause, i))}
+                                                    and not _particle(clause, i))
+                and not (clause.tokens[i].lemma in other.lemmas and negative_adjective(clause.tokens[i].lemma))}
+    # ("damage caused by incorrect wiring" on both sides: the same words, no difference)
     return sorted(negators | set(_flips(clause, other)))
 
 

@@ -102,6 +102,8 @@ def test_a_denial_the_claim_wholly_contains_contradicts_whatever_the_claim_adds(
     ("Leave taken during probation is paid.", "Leave taken during probation is unpaid."),       # prefix, lemma of base
     ("Retention charts use unsampled events.", "Retention charts use sampled events."),
     ("Support tickets are answered over the phone.", "Support tickets are not answered by phone."),  # "over" no bound
+    ("Damage caused by improper storage is covered by the warranty.",                          # same prefixed word
+     "Damage caused by improper storage is not covered by the warranty."),
     ("Library members can borrow e-books from Westbury College.",                                   # a date says when
      "The library ended its e-book lending with Westbury College on 3 May 2025."),
     ("Tenants can still use the 2G alarm line.",                                                      # other clause's scope
@@ -126,6 +128,7 @@ def test_endings_antonyms_and_prefixes_contradict(claim, evidence):
      "Paid plans are limited to 600 requests per minute."),
     ("The days the office is closed over Christmas don't count against your leave.",            # "closed" ~ "closes"
      "The office closes between Christmas Day and New Year's Day, and these days are not deducted from your leave."),
+    ("Unarranged overdrafts carry no fee.", "There is no fee for an unarranged overdraft."),
     ("SEV3 incidents don't require a status page update.",                                          # other conjunct
      "A status page update is required for SEV1 and SEV2 incidents and optional for SEV3."),
     ("Deleted photos stay in the bin for 30 days before they are permanently removed.",         # both say "remove"
