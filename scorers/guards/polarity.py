@@ -229,11 +229,36 @@ def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
     return found
 
 
+_PLACE_PREPOSITIONS = frozenset({"to", "in", "at", "from", "for", "of", "on"})
+
+
+def _placed_names(tokens) -> set[str]:
+    """Names after a preposition in a subject ("visitors to the Berlin office", "staff in Germany"): they narrow
+    it; a name the verb governs ("The Hub 3 supports Wi-Fi 6" read as one subject) does not."""
+    tokens = list(tokens)
+    return {t.lemma for k, t in enumerate(tokens) if t.capitalised and t.content
+            and any(u.lemma in _PLACE_PREPOSITIONS for u in tokens[max(0, k - 2):k])}
+
+
+# Predicates of availability: under "no longer" they deny that the subject is still there ("Teams notifications are
+# no longer supported", "Jenkins is no longer used"), whatever verb the claim uses for it being there.
+_AVAILABILITY = frozenset({"use", "offer", "support", "provide", "accept", "create", "issue", "sell", "available",
+                           "run", "allow", "include"})
+
+
 def _within(a: Clause, b: Clause) -> float:
     """Share of the content lemmas of clause `a` (antonyms as what they negate) that clause `b` has too."""
     canon = lambda c, skip=(): frozenset(ANTONYMS.get(t.lemma, t.lemma) for i, t in enumerate(c.tokens)  # noqa: E731
                                          if t.content and i not in skip)
-    mine = canon(a, set(a.negators) | _dates(a))  # the negation is the difference, not content; dates say when
+    skip = set(a.negators) | _dates(a)  # the negation is the difference, not content; dates say when
+    for i in a.negators:  # "no longer supported": the thing is gone, whatever the claim says it does
+        if a.tokens[i].lemma == "no" and i + 1 < len(a.tokens) and a.tokens[i + 1].lemma == "longer":
+            skip |= {i + 1} | {k for k in range(i + 2, min(i + 5, len(a.tokens)))
+                               if a.tokens[k].lemma in _AVAILABILITY}
+    if a.negators:  # the conjunct the negation is in ("..., following the retirement of the connector" aside)
+        segment = _segments(a)
+        skip |= {k for k in range(len(a.tokens)) if segment[k] != segment[a.negators[0]]}
+    mine = canon(a, skip)
     return len(matched(mine, canon(b))) / len(mine) if len(mine) >= 2 else 0.0
 
 
@@ -275,7 +300,7 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
     coverage = sentence.coverage
     # A name in the evidence's subject that the claim lacks ("visitors to the Berlin office") narrows what it
     # says: not a contradiction.
-    narrower = bool(_names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas)
+    narrower = bool(_placed_names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas)
     if narrower:
         strong = 2.0
     neg_side = "evidence" if cmp.evidence.negative else "claim"

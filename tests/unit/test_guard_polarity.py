@@ -139,6 +139,18 @@ def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
     assert not result.fired, result
 
 
+@pytest.mark.parametrize("claim, evidence", [
+    ("Reports can be shared to Slack channels.",                                   # the gone thing, not its verb
+     "Slack sharing for reports is no longer offered, following the end of the Slack app in May 2026."),
+    ("Nightly builds run on the Bamboo server.", "Bamboo is no longer used for nightly builds."),
+    ("On the Gateway 2, remote access is switched off by default.",                 # a name the verb governs
+     "The Gateway 2 supports Wi-Fi 7, has two USB ports and has remote access enabled by default."),
+])
+def test_what_is_no_longer_there_and_names_outside_the_subject_contradict(claim, evidence):
+    result = run(claim, evidence)
+    assert result.fired and result.verdict == "CONTRADICTED", result
+
+
 def test_names_only_the_evidence_subject_has_make_it_narrower():
     result = run("Visitors must sign in at the front desk.",
                  "Visitors to the Berlin office do not need to sign in at the front desk.")
