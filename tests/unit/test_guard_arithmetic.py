@@ -107,9 +107,11 @@ def test_the_base_amount_is_not_the_result_of_a_percentage():
 
 
 @pytest.mark.parametrize("claim, passage, written", [
-    ("Parents get 140 days of fully paid parental leave.", PARENTAL, "Parents get 20 weeks of fully paid parental leave."),
+    ("Parents get 140 days of fully paid parental leave.", PARENTAL,
+     "Parents get 20 weeks of fully paid parental leave."),
     ("Absence requests are due 14 days ahead.", ABSENCE, "Absence requests are due two weeks ahead."),
-    ("A €200 card payment in dollars costs €3 in fees.", FX, "A €200 card payment in dollars costs 1.5% of €200 in fees."),
+    ("A €200 card payment in dollars costs €3 in fees.", FX,
+     "A €200 card payment in dollars costs 1.5% of €200 in fees."),
 ])
 def test_operand_form_writes_a_verified_conversion_or_percentage_as_its_operands(claim, passage, written):
     assert arithmetic.operand_form(claim, run(claim, passage)) == written

@@ -91,8 +91,10 @@ def test_a_denial_the_claim_wholly_contains_contradicts_whatever_the_claim_adds(
 
 
 @pytest.mark.parametrize("claim, evidence", [
-    ("Legacy API keys still work for the v1 endpoints.", "Legacy API keys for the v1 endpoints were revoked last year."),
-    ("Members get access to the webinar recording library.", "The webinar recording library for members ended in 2025."),
+    ("Legacy API keys still work for the v1 endpoints.",
+     "Legacy API keys for the v1 endpoints were revoked last year."),
+    ("Members get access to the webinar recording library.",
+     "The webinar recording library for members ended in 2025."),
     ("New starters can join the cycle loan scheme.", "The cycle loan scheme closed to new starters in 2024."),
     ("Telemetry upload is on by default.", "Telemetry upload is switched off by default."),
     ("The Oslo office is open to visitors on Saturdays.", "The Oslo office is closed to visitors on Saturdays."),
@@ -106,7 +108,7 @@ def test_a_denial_the_claim_wholly_contains_contradicts_whatever_the_claim_adds(
      "Damage caused by improper storage is not covered by the warranty."),
     ("Library members can borrow e-books from Westbury College.",                                   # a date says when
      "The library ended its e-book lending with Westbury College on 3 May 2025."),
-    ("Tenants can still use the 2G alarm line.",                                                      # other clause's scope
+    ("Tenants can still use the 2G alarm line.",                                 # another main clause's scope
      "The landlord discontinued the 2G alarm line in 2024; alarms that only use 2G now stay silent."),
 ])
 def test_endings_antonyms_and_prefixes_contradict(claim, evidence):

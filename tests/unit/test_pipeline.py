@@ -153,4 +153,4 @@ def test_the_nli_reads_a_verified_derived_number_as_its_operands(scorer, monkeyp
     [v] = scorer.score([parse_response(response)])
     assert "Partners receive 6 weeks of fully paid leave." in seen  # 42 days = 6 weeks, checked by the guard
     assert "Partners receive 50 days of fully paid leave." in seen  # a wrong number is read as written
-    assert [c.text for c in v.claims][0] == "Partners receive 42 days of fully paid leave."  # the record keeps the claim
+    assert v.claims[0].text == "Partners receive 42 days of fully paid leave."  # the record keeps the claim
