@@ -387,5 +387,100 @@ def _nli_options(data: list[dict]) -> str:
             f"the two: {t['max_abs_prob_diff']:.1e}.")
 
 
+# --- issue 12: the verdict combiner and the evidence windows ------------------------------------------------
+
+VERDICT_RULE_RUN = ("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
+                    "test -s docs/figures/verdict-rule-report.json")
+
+
+def windows_run(name: str) -> str:
+    """The sweep of one chunking (the script's CHUNKINGS), copied to docs/figures."""
+    return (f"CHUNKINGS={name} FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh sweep && "
+            f"test -s docs/figures/windows-{name}.json")
+TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval": 0.82, "pooled": 0.76}
+CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences, no overlap"),
+             ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
+             ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
+# Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
+VERDICT_RULE_MEASURED = "Scores saved at commits b43cc6e–3cf2444, decided and the combiner fitted at 354d2d2"
+
+
+def _ci(value, interval) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else f"{value:.3f}"
+
+
+@figure("verdict-rule", Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN))
+def _verdict_rule(data: list[dict]) -> str:
+    report = data[0]
+    rows, by = [], {}
+    for r in report["labelled"]["verdict_rules"]:
+        by.setdefault(r["group"], {})[r["rule"]] = r
+    for group, rules in by.items():
+        t, c = rules["threshold"], rules["combiner"]
+        target = TARGETS.get(group)
+        met = "-" if target is None else " / ".join(
+            ("met" if r["balanced_accuracy"] >= target and (r["recall"] or 0) >= 0.75 else "**missed**")
+            for r in (t, c))
+        rows.append([group.removeprefix("set:"), f"{t['n']} ({t['unsupported']})",
+                     _ci(t["balanced_accuracy"], t["interval_95"]["balanced_accuracy"]),
+                     _ci(c["balanced_accuracy"], c["interval_95"]["balanced_accuracy"]),
+                     _ci(t["recall"], t["interval_95"]["recall"]), _ci(c["recall"], c["interval_95"]["recall"]),
+                     f"{t['auroc']:.3f} / {c['auroc']:.3f}",
+                     "-" if target is None else f"≥ {target:.2f}", met])
+    scorer = report["scorer"]
+    return (markdown_table(["set (report half)", "n (unsup.)", "threshold rule: bal. acc. [95%]",
+                            "combiner: bal. acc. [95%]", "threshold: recall (unsup.)", "combiner: recall (unsup.)",
+                            "AUROC threshold / combiner", "target", "threshold / combiner"], rows)
+            + f"\n\nModel `{report['model'] or report['labelled'].get('model', '?')}`; threshold rule "
+              f"{scorer['threshold_mode']} τe {scorer['tau_entailment']}, τc {scorer['tau_contradiction']}; "
+              f"evidence windows: {scorer['chunk_sentences']} sentences, overlap {scorer['chunk_overlap']}, "
+              f"top_k {scorer['top_k']}, pair_top {scorer['pair_top']}. \"met\" needs the balanced accuracy "
+              f"target and recall on unsupported ≥ 0.75. {VERDICT_RULE_MEASURED}.")
+
+
+# The report half scored once at top_k 8 / pair_top 4, every smaller window re-decided from those scores.
+WINDOWS_REPORT_RUN = ("TOP_K=8 PAIR_TOP=4 infra/measure_verdict_rule.sh final && groundwatch eval --input "
+                      "build/eval12/dev.jsonl --from-verdicts build/eval12/dev-s4o1-k8-p4-verdicts.jsonl --half report "
+                      "--window-grid 2,4,6,8:0,2,3,4 --resamples 100 --output docs/figures/windows-report-s4o1.json")
+
+
+@figure("evidence-windows",
+        *(Source(f"docs/figures/windows-{name}.json", windows_run(name)) for name, _ in CHUNKINGS),
+        Source("docs/figures/windows-report-s4o1.json", WINDOWS_REPORT_RUN))
+def _evidence_windows(data: list[dict]) -> str:
+    rows = []
+    for (name, label), report in zip(CHUNKINGS, data):
+        grid = report["labelled"]["window_grid"]
+        shipped = next(r for r in grid if (r["top_k"], r["pair_top"]) == (4, 3))
+        best = max(grid, key=lambda r: (r["tuned"]["mean_balanced_accuracy"], -r["top_k"], -r["pair_top"]))
+        sets = ", ".join(f"{n} {v['n']}" for n, v in sorted(best["sets"].items()))
+        tuned = shipped["tuned"]
+        rows.append([label, f"{tuned['mean_balanced_accuracy']:.3f} (τe {tuned['tau_entailment']})",
+                     f"{shipped['mean_auroc']:.3f}",
+                     f"{best['top_k']} / {best['pair_top']}: {best['tuned']['mean_balanced_accuracy']:.3f} "
+                     f"(τe {best['tuned']['tau_entailment']})", f"{best['mean_auroc']:.3f}"])
+    calibration = markdown_table(["chunks (calibration half)",
+                                  "top_k 4 / pair_top 3: mean bal. acc. at the best shared τe", "mean AUROC",
+                                  "best top_k / pair_top: mean bal. acc.", "its mean AUROC"], rows)
+    report = data[len(CHUNKINGS)]
+    grid = report["labelled"]["window_grid"]
+    names = sorted(grid[0]["sets"])
+    rows = [[f"{r['top_k']} / {r['pair_top']}" + (" (shipped)" if (r["top_k"], r["pair_top"]) == (4, 3) else ""),
+             *(f"{r['sets'][n]['balanced_accuracy']:.3f}" for n in names), f"{r['mean_balanced_accuracy']:.3f}",
+             f"{r['mean_auroc']:.3f}"] for r in grid]
+    n = ", ".join(f"{name} {grid[0]['sets'][name]['n']}" for name in names)
+    scorer = report["scorer"]
+    held_out = markdown_table(["top_k / pair_top (report half, 4 sentences, overlap 1)", *names, "mean bal. acc.",
+                               "mean AUROC"], rows)
+    return (f"{calibration}\n\nCalibration half: the first records of each set's calibration half ({sets}; BEGIN's "
+            f"one short snippet is one window whatever the size), means over the sets; each chunking scored once at "
+            f"top_k 8 / pair_top 4, every smaller setting re-decided from those scores.\n\n{held_out}\n\n"
+            f"Report half ({n}), the shipped chunking only (the only one scored on every record), balanced accuracy "
+            f"at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}), re-decided at "
+            f"commit 744281d from the scores of the verdict-rule run above (scored at top_k 8 / pair_top 4).")
+
+
 if __name__ == "__main__":
     sys.exit(main())
