@@ -402,7 +402,8 @@ CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
 # Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
-VERDICT_RULE_MEASURED = "Scores saved at commits b43cc6e–3cf2444, decided and the combiner fitted at 354d2d2"
+VERDICT_RULE_MEASURED = ("Scored at top_k 8 / pair_top 4 at commits b43cc6e–3cf2444, decided and the combiner "
+                         "fitted at 354d2d2")
 
 
 def _ci(value, interval) -> str:
@@ -479,7 +480,8 @@ def _evidence_windows(data: list[dict]) -> str:
             f"top_k 8 / pair_top 4, every smaller setting re-decided from those scores.\n\n{held_out}\n\n"
             f"Report half ({n}), the shipped chunking only (the only one scored on every record), balanced accuracy "
             f"at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}), re-decided at "
-            f"commit 744281d from the scores of the verdict-rule run above (scored at top_k 8 / pair_top 4).")
+            f"commit 744281d from the scores of the first verdict-rule run (saved at commits b43cc6e–3cf2444, scored "
+            f"at top_k 8 / pair_top 4).")
 
 
 if __name__ == "__main__":
