@@ -62,7 +62,9 @@ class Embedder:
         keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
         missing = [i for i, k in enumerate(keys) if k not in self._cache]
         if missing:
-            vectors = self._model.encode([texts[i] for i in missing], batch_size=64,
+            # One text per forward pass: padded batches give a text slightly different vectors
+            # depending on its batch mates, and a replay must rank evidence exactly as the first run.
+            vectors = self._model.encode([texts[i] for i in missing], batch_size=1,
                                          normalize_embeddings=True, convert_to_numpy=True)
             for i, v in zip(missing, vectors):
                 self._cache[keys[i]] = v

@@ -1,0 +1,16 @@
+"""A text's embedding does not depend on what else is encoded with it (replays rank evidence alike)."""
+
+import numpy as np
+
+from scorers.retrieval import Embedder
+
+TEXTS = ["Refunds are available within 30 days of purchase.",
+         "Enterprise customers may request an extension of up to 60 days, subject to approval by their "
+         "account manager, who checks the contract and the usage of the last quarter first.",
+         "Orders ship within 2 business days."]
+
+
+def test_a_text_alone_and_among_others_gets_the_same_vector():
+    alone = Embedder().encode([TEXTS[0]])[0]
+    with_others = Embedder().encode(list(reversed(TEXTS)))[2]
+    assert np.array_equal(alone, with_others)
