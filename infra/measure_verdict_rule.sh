@@ -98,12 +98,12 @@ final() {
         --calibrate balanced-accuracy --calibration-out "$out/calibration-$tag.json" --resamples 100 \
         > "$out/calibrate-$tag.txt"
     # The combiner, fitted on the calibration half (forced by --fit-combiner) under those thresholds.
-    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+    with_chunking "$c" nice -n 5 groundwatch eval --config "$out/calibration-$tag.json" "${redecide[@]}" \
         --fit-combiner "$out/combiner-$tag.json" --resamples "$resamples" > "$out/fit-$tag.txt"
-    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+    with_chunking "$c" nice -n 5 groundwatch eval --config "$out/calibration-$tag.json" "${redecide[@]}" \
         --half report --combiner "$out/combiner-$tag.json" --resamples "$resamples" \
         --output "$out/report-$tag.json" > "$out/report-$tag.txt"
-    with_chunking "$c" nice -n 5 groundwatch --config "$out/calibration-$tag.json" eval "${redecide[@]}" \
+    with_chunking "$c" nice -n 5 groundwatch eval --config "$out/calibration-$tag.json" "${redecide[@]}" \
         --half report --guards both --resamples "$resamples" --output "$out/guards-$tag.json" > "$out/guards-$tag.txt"
     sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$tag.txt"
     if [ -n "${FIGURES_DIR:-}" ]; then
