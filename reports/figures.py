@@ -312,20 +312,18 @@ def _guards_probe(data: list[dict]) -> str:
             f"NOT_SUPPORTED accepts either of the last two.")
 
 
-DEV_SETS = {"wice": 80, "begin": 300, "halueval": 300, "qags": 150}  # --limit: a seeded sample of n (seed 0)
+GUARDS_DEV_RUN = ("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
+                  "test -s docs/figures/guards-dev-report.json")
 
 
-@figure("guards-dev", *(Source(f"docs/figures/guards-dev-{name}.json",
-                               f"groundwatch convert --set {name} --limit {n} --output build/dev/{name}.jsonl && "
-                               f"groundwatch eval --input build/dev/{name}.jsonl --guards both --no-question-mode "
-                               f"--no-progress --output docs/figures/guards-dev-{name}.json")
-                        for name, n in DEV_SETS.items()))
+@figure("guards-dev", Source("docs/figures/guards-dev-report.json", GUARDS_DEV_RUN))
 def _guards_dev(data: list[dict]) -> str:
-    rows, models = [], set()
-    for name, report in zip(DEV_SETS, data):
-        models.add(report.get("model") or "?")
-        rows_by_state = {r["guards"]: r for r in report["labelled"]["guards"] if r["group"] == f"set:{name}"}
-        check = next(c for c in report["labelled"]["guards_check"] if c["group"] == f"set:{name}")
+    report = data[0]
+    rows = []
+    for name in ("wice", "begin", "qags", "halueval", "pooled"):
+        group = name if name == "pooled" else f"set:{name}"
+        rows_by_state = {r["guards"]: r for r in report["labelled"]["guards"] if r["group"] == group}
+        check = next(c for c in report["labelled"]["guards_check"] if c["group"] == group)
         off, on = rows_by_state["guards-off"], rows_by_state["guards-on"]
 
         def cell(r: dict) -> str:
@@ -335,10 +333,14 @@ def _guards_dev(data: list[dict]) -> str:
         rows.append([name, f"{off['n']} ({off['unsupported']})", cell(off), cell(on), f"{check['delta']:+.3f}",
                      "-" if check["half_width"] is None else f"{check['half_width']:.3f}",
                      {True: "ok", False: "**drops more**", None: "no interval"}[check["ok"]]])
-    table = markdown_table(["set", "n (unsupported)", "bal. acc., guards off [95%]", "bal. acc., guards on [95%]",
-                            "on − off", "half-width (off)", "no drop beyond the half-width"], rows)
-    return (f"{table}\n\nModel `{', '.join(sorted(models))}`, default settings; one scoring run per set, "
-            f"re-decided with and without the guard checks; intervals: response bootstrap, 1,000 resamples.")
+    table = markdown_table(["set (report half)", "n (unsupported)", "bal. acc., guards off [95%]",
+                            "bal. acc., guards on [95%]", "on − off", "half-width (off)",
+                            "no drop beyond the half-width"], rows)
+    scorer = report["scorer"]
+    return (f"{table}\n\nModel `{report.get('model', '?')}`, threshold rule {scorer['threshold_mode']} τe "
+            f"{scorer['tau_entailment']}, τc {scorer['tau_contradiction']} (calibrated on the calibration half); one "
+            f"scoring run of every record, re-decided with and without the guard checks; intervals: response "
+            f"bootstrap, 1,000 resamples.")
 
 
 @figure("examples-repeat", Source("docs/figures/examples-repeat.json",
@@ -402,8 +404,8 @@ CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
 # Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
-VERDICT_RULE_MEASURED = ("Scored at top_k 8 / pair_top 4 at commits b43cc6e–3cf2444, decided and the combiner "
-                         "fitted at 354d2d2")
+VERDICT_RULE_MEASURED = ("Scored at top_k 4 / pair_top 3 at commit 9a63285, thresholds calibrated, combiner fitted "
+                         "and both decided at df7cb3e")
 
 
 def _ci(value, interval) -> str:
