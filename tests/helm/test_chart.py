@@ -193,9 +193,10 @@ def test_calibration_file_is_mounted_and_passed_as_config(render, tmp_path) -> N
     assert not [m for m in none if m["kind"] == "ConfigMap" and m["metadata"]["name"].endswith("-calibration")]
     assert [m for m in none if m["kind"] == "Deployment" and m["metadata"]["name"] == "gw-groundwatch"][0]["spec"]["template"]["spec"]["containers"][0]["args"] == ["consume"]
 
-    manifests = render("serve", "--set-file", f"calibration.json={CHART.parents[1] / 'scorers' / 'calibration.json'}")
+    calibration = CHART.parents[1] / "scorers" / "calibration.json"
+    manifests = render("serve", "--set-file", f"calibration.json={calibration}")
     [config_map] = [m for m in manifests if m["kind"] == "ConfigMap" and m["metadata"]["name"] == "gw-groundwatch-calibration"]
-    assert json.loads(config_map["data"]["calibration.json"])["scorer"]["tau_entailment"] == 0.65
+    assert json.loads(config_map["data"]["calibration.json"]) == json.loads(calibration.read_text())
     for deployment in (m for m in manifests if m["kind"] == "Deployment"):
         pod = deployment["spec"]["template"]["spec"]
         container = pod["containers"][0]
