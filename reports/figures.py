@@ -325,11 +325,7 @@ def _guards_dev(data: list[dict]) -> str:
         rows_by_state = {r["guards"]: r for r in report["labelled"]["guards"] if r["group"] == group}
         check = next(c for c in report["labelled"]["guards_check"] if c["group"] == group)
         off, on = rows_by_state["guards-off"], rows_by_state["guards-on"]
-
-        def cell(r: dict) -> str:
-            low, high = r["interval_95"]["balanced_accuracy"]
-            return f"{r['balanced_accuracy']:.3f} [{low:.3f}, {high:.3f}]"
-
+        cell = lambda r: _ci(r["balanced_accuracy"], r["interval_95"]["balanced_accuracy"])  # noqa: E731
         rows.append([name, f"{off['n']} ({off['unsupported']})", cell(off), cell(on), f"{check['delta']:+.3f}",
                      "-" if check["half_width"] is None else f"{check['half_width']:.3f}",
                      {True: "ok", False: "**drops more**", None: "no interval"}[check["ok"]]])

@@ -25,9 +25,8 @@ from scorers.times import parse_time
 SUPERSEDED_CONTRADICTION = "superseded_contradiction"
 
 
-def _older_newer(verdict: ResponseVerdict, response: Response, claim_index: int) -> tuple[set[str], set[str]]:
+def _older_newer(verdict: ResponseVerdict, when: dict, claim_index: int) -> tuple[set[str], set[str]]:
     """Passage ids on the older and on the newer side of the claim's dated disagreements."""
-    when = {p.id: parse_time(p.updated_at) for p in response.passages}
     pairs = [tuple(c.passage_ids[:2]) for c in verdict.context_conflicts if c.claim_index == claim_index]
     pairs += [(s.passage_id, s.newer_id) for s in verdict.stale_evidence
               if s.claim_index == claim_index and s.source == "retrieved"]
@@ -48,11 +47,12 @@ def _passages(claim: ClaimVerdict, holds) -> set[str]:
 def resolve_by_recency(verdict: ResponseVerdict, response: Response, thresholds: Thresholds) -> None:
     """Re-decide contradicted claims whose contradiction is the older side of a dated disagreement (in place)."""
     changed = False
+    when = {p.id: parse_time(p.updated_at) for p in response.passages}
     for claim in verdict.claims:
         if claim.verdict is not Verdict.CONTRADICTED or "contradicted_by_check" in claim.flags \
                 or not all(c.passed for c in claim.checks):
             continue
-        older, newer = _older_newer(verdict, response, claim.index)
+        older, newer = _older_newer(verdict, when, claim.index)
         entailing = _passages(claim, lambda e: e.entailment >= thresholds.entailment(e.retrieval_score))
         contradicting = _passages(claim, lambda e: e.contradiction >= thresholds.contradiction(e.retrieval_score))
         if contradicting and contradicting <= older and entailing & newer and not entailing & older:
