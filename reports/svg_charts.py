@@ -55,12 +55,19 @@ def rate_chart(title: str, labels: Sequence[str], points: Sequence[tuple[float, 
                          f'y2="{y(p[2]):.1f}" stroke="{colour}" stroke-opacity="0.45"/>')
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(p[0]):.1f}" r="2.5" fill="{colour}"><title>'
                          f'{escape(labels[i])}: {_pct(p[0])} ({_pct(p[1])}-{_pct(p[2])})</title></circle>')
-    for i in sorted({0, n // 2, n - 1}) if n else []:
-        anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="{anchor}" {_FONT}>'
-                     f'{escape(labels[i])}</text>')
+    parts += _x_labels(labels, n, x, height)
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _x_labels(labels: Sequence[str], n: int, x, height: int) -> list[str]:
+    """The first, middle and last of n buckets' labels under the x axis."""
+    out = []
+    for i in sorted({0, n // 2, n - 1}) if n else []:
+        anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
+        out.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="{anchor}" {_FONT}>'
+                   f'{escape(labels[i])}</text>')
+    return out
 
 
 def _segments(points) -> list[list[int]]:
@@ -157,9 +164,6 @@ def lines_chart(title: str, labels: Sequence[str], series: dict[str, Sequence[fl
         parts.append(f'<rect x="{legend_x}" y="22" width="10" height="10" fill="{colour}"/>'
                      f'<text x="{legend_x + 14}" y="31" {_FONT}>{escape(name)}</text>')
         legend_x += 24 + 6.5 * len(name)
-    for i in sorted({0, n // 2, n - 1}) if n else []:
-        anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="{anchor}" {_FONT}>'
-                     f'{escape(labels[i])}</text>')
+    parts += _x_labels(labels, n, x, height)
     parts.append("</svg>")
     return "".join(parts)

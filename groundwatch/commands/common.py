@@ -31,6 +31,21 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def add_verdict_source(parser: argparse.ArgumentParser):
+    """Where stored verdicts come from (a file, or OpenSearch) and the time/app window; returns the
+    "which verdicts" group so a command can add its own filters to it."""
+    source = parser.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
+    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
+    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
+    source.add_argument("--alias", help="default: opensearch.alias from the settings")
+    scope = parser.add_argument_group("which verdicts")
+    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
+    scope.add_argument("--until", help="ISO time, exclusive")
+    scope.add_argument("--app")
+    return scope
+
+
 def opensearch_settings(args):
     """The settings' opensearch section with --opensearch-url / --alias applied."""
     section = settings_from(args).opensearch

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
 from scorers.files import output_path
 
 
@@ -13,15 +13,7 @@ def register(sub) -> None:
 
     e = actions.add_parser("export", help="draw a stratified sample of stored claims into a review file "
                                           "(JSONL + a self-contained HTML form)")
-    source = e.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
-    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
-    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    source.add_argument("--alias", help="default: opensearch.alias from the settings")
-    scope = e.add_argument_group("which verdicts")
-    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
-    scope.add_argument("--until", help="ISO time, exclusive")
-    scope.add_argument("--app")
+    scope = add_verdict_source(e)
     scope.add_argument("--tenant")
     e.add_argument("--size", type=int, default=200, help="claims in the sample (200)")
     e.add_argument("--out", required=True, help="review JSONL to write; the HTML form goes beside it (.html)")

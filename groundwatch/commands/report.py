@@ -4,21 +4,13 @@ from __future__ import annotations
 
 import json
 
-from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
 from scorers.files import output_path
 
 
 def register(sub) -> None:
     p = sub.add_parser("report", help="faithfulness rates with intervals, as a table, JSON and an HTML report")
-    source = p.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
-    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
-    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    source.add_argument("--alias", help="default: opensearch.alias from the settings")
-    scope = p.add_argument_group("which verdicts")
-    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
-    scope.add_argument("--until", help="ISO time, exclusive")
-    scope.add_argument("--app")
+    scope = add_verdict_source(p)
     # Not `model`: settings_from() reads args.model as the NLI model directory.
     scope.add_argument("--model", dest="model_filter", help="the generating model (metadata.model)")
     scope.add_argument("--tenant")
