@@ -7,12 +7,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from audit.conflicts import Conflict, PairChecker, group_conflicts
-from audit.documents import Document, batches
-from audit.grouping import Grouping
-from audit.quality import DuplicateFinder, Issue, document_issues
-from audit.score import Charge, ConsistencyScore, consistency
-from audit.versions import VersionFamily, VersionFinder
+from groundwatch.audit.conflicts import Conflict, PairChecker, group_conflicts
+from groundwatch.audit.documents import Document, batches
+from groundwatch.audit.grouping import Grouping
+from groundwatch.audit.quality import DuplicateFinder, Issue, document_issues
+from groundwatch.audit.score import Charge, ConsistencyScore, consistency
+from groundwatch.audit.versions import VersionFamily, VersionFinder
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def _mark_superseded(conflicts: list[Conflict], families: list[VersionFamily]) -
 
 def _charges(issues: list[Issue], inter: list[Conflict], intra: list[Conflict],
              families: list[VersionFamily]) -> list[Charge]:
-    from audit.score import PENALTIES
+    from groundwatch.audit.score import PENALTIES
 
     charges = []
     for issue in issues:

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from audit.documents import batches
-from audit.grouping import CandidatePair
-from audit.minhash import normalise
-from audit.statements import Statement
-from audit.store import StatementStore
-from audit.unionfind import UnionFind
-from scorers.facts import Fact, mismatches
-from scorers.guards.conditions import unshared
-from scorers.guards.polarity import contradicts
+from groundwatch.audit.documents import batches
+from groundwatch.audit.grouping import CandidatePair
+from groundwatch.audit.minhash import normalise
+from groundwatch.audit.statements import Statement
+from groundwatch.audit.store import StatementStore
+from groundwatch.audit.unionfind import UnionFind
+from groundwatch.scorers.facts import Fact, mismatches
+from groundwatch.scorers.guards.conditions import unshared
+from groundwatch.scorers.guards.polarity import contradicts
 
 
 @dataclass

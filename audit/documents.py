@@ -8,8 +8,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from scorers import jsonl
-from scorers.times import parse_time
+from groundwatch.scorers import jsonl
+from groundwatch.scorers.times import parse_time
 
 
 class CorpusError(ValueError):

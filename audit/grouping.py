@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from audit.documents import Document
-from audit.neighbours import NeighbourIndex
-from audit.statements import Statement, statements_of
-from audit.store import StatementStore
+from groundwatch.audit.documents import Document
+from groundwatch.audit.neighbours import NeighbourIndex
+from groundwatch.audit.statements import Statement, statements_of
+from groundwatch.audit.store import StatementStore
 
 
 @dataclass

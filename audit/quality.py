@@ -14,10 +14,10 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from audit.documents import Document
-from audit.minhash import LSH, MinHasher, normalise, shingles, similarity
-from audit.statements import line_spans
-from audit.unionfind import UnionFind
+from groundwatch.audit.documents import Document
+from groundwatch.audit.minhash import LSH, MinHasher, normalise, shingles, similarity
+from groundwatch.audit.statements import line_spans
+from groundwatch.audit.unionfind import UnionFind
 
 _CLOSED = re.compile(r"[.!?…:;)\]\"'”’]$")
 _OPEN_END = re.compile(r"(?:,|\b(?:and|or|but|the|a|an|to|of|for|with|within|in|on|by|is|are|was|were))$", re.I)

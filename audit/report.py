@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import asdict
 
-from audit.audit import AuditReport
+from groundwatch.audit.audit import AuditReport
 
 REPORT_SCHEMA = "groundwatch.corpus-audit.v1"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from audit.documents import Document
-from scorers.claims import sentence_spans
-from scorers.facts import Fact, sentence_facts
+from groundwatch.audit.documents import Document
+from groundwatch.scorers.claims import sentence_spans
+from groundwatch.scorers.facts import Fact, sentence_facts
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")

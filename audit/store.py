@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
-from audit.statements import Statement
+from groundwatch.audit.statements import Statement
 
 _SCHEMA = """
 CREATE TABLE statements (id INTEGER PRIMARY KEY, doc_id TEXT, idx INTEGER, start INTEGER, stop INTEGER, text TEXT);

@@ -15,12 +15,12 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from audit.documents import Document
-from audit.minhash import LSH, MinHasher, normalise, shingles, similarity
-from audit.store import StatementStore
-from audit.unionfind import UnionFind
-from scorers.facts import mismatches
-from scorers.times import parse_time
+from groundwatch.audit.documents import Document
+from groundwatch.audit.minhash import LSH, MinHasher, normalise, shingles, similarity
+from groundwatch.audit.store import StatementStore
+from groundwatch.audit.unionfind import UnionFind
+from groundwatch.scorers.facts import mismatches
+from groundwatch.scorers.times import parse_time
 
 _TITLE_NOISE = re.compile(r"\(.*?\)|\[.*?\]|\b(?:19|20)\d\d\b|\bv\d+(?:\.\d+)*\b|\bversion\s+\d+\b"
                           r"|\b(?:old|new|archived?|legacy|draft|updated|copy|outdated)\b", re.I)

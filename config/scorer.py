@@ -63,7 +63,7 @@ class ScorerConfig(BaseModel):
     # entity-attribute key a different value; an answer whose embedding is far from the question's.
     stale_evidence: bool = True
     off_topic: bool = True  # needs use_embeddings and a question in the response
-    # Cosine; calibrated on HaluEval QA (python -m evaluation.relevance, docs/off-topic-calibration.json): the
+    # Cosine; calibrated on HaluEval QA (python -m groundwatch.evaluation.relevance, docs/off-topic-calibration.json): the
     # highest threshold flagging at most 5% of on-topic answers of 4+ words on the calibration half; on the
     # other half it flags 4.1% of on-topic answers and catches 90.3% of off-topic ones.
     off_topic_threshold: float = Field(0.195, ge=-1, le=1)

@@ -14,10 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from config.corpus import CorpusSettings
-from config.policy import PolicyConfig
-from config.redaction import RedactionSettings
-from config.scorer import ScorerConfig
+from groundwatch.config.corpus import CorpusSettings
+from groundwatch.config.policy import PolicyConfig
+from groundwatch.config.redaction import RedactionSettings
+from groundwatch.config.scorer import ScorerConfig
 
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")

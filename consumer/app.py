@@ -27,18 +27,18 @@ from typing import Callable
 import structlog
 from confluent_kafka import KafkaException, TopicPartition
 
-from config.logs import get_logger
-from config.settings import Settings
-from consumer.backoff import Backoff
-from consumer.batch import Batch
-from consumer.checkpoint import Checkpoint, Sinks
-from consumer.dead_letters import DeadLetterWriter
-from consumer.decode import Limits
-from consumer.prepare import prepare
-from export.base import SinkError
-from export.metrics import Metrics
-from export.metrics_server import Health
-from scorers.deadline import Deadline
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import Settings
+from groundwatch.consumer.backoff import Backoff
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.checkpoint import Checkpoint, Sinks
+from groundwatch.consumer.dead_letters import DeadLetterWriter
+from groundwatch.consumer.decode import Limits
+from groundwatch.consumer.prepare import prepare
+from groundwatch.export.base import SinkError
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics_server import Health
+from groundwatch.scorers.deadline import Deadline
 
 log = get_logger(__name__)
 

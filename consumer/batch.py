@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 
 from confluent_kafka import TIMESTAMP_NOT_AVAILABLE, TopicPartition
 
-from consumer.dead_letters import DeadLetter
-from consumer.offsets import next_offsets
-from scorers.records import ResponseVerdict
+from groundwatch.consumer.dead_letters import DeadLetter
+from groundwatch.consumer.offsets import next_offsets
+from groundwatch.scorers.records import ResponseVerdict
 
 
 def message_time(msg) -> datetime | None:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 import structlog
 from confluent_kafka import KafkaException
 
-from config.logs import get_logger
-from consumer.batch import Batch
-from consumer.dead_letters import DeadLetter, DeadLetterWriter
-from consumer.offsets import store_and_commit
-from consumer.prepare import message_context
-from export.base import ItemFailure, Sink, SinkError, VerdictStore
-from export.metrics import Metrics
+from groundwatch.config.logs import get_logger
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.dead_letters import DeadLetter, DeadLetterWriter
+from groundwatch.consumer.offsets import store_and_commit
+from groundwatch.consumer.prepare import message_context
+from groundwatch.export.base import ItemFailure, Sink, SinkError, VerdictStore
+from groundwatch.export.metrics import Metrics
 
 log = get_logger(__name__)
 

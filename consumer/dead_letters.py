@@ -25,9 +25,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Sequence
 
-from config.logs import get_logger
-from export.base import SinkUnavailable
-from export.delivery import DEFAULT_MESSAGE_MAX_BYTES, Record, permanent_status, produce_each
+from groundwatch.config.logs import get_logger
+from groundwatch.export.base import SinkUnavailable
+from groundwatch.export.delivery import DEFAULT_MESSAGE_MAX_BYTES, Record, permanent_status, produce_each
 
 log = get_logger(__name__)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from scorers.errors import InvalidResponse
-from scorers.schema import Response, parse_response
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.schema import Response, parse_response
 
 STAGE = "decode"
 

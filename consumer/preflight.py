@@ -7,8 +7,8 @@ down is logged and left to the usual retries.
 
 from __future__ import annotations
 
-from config.logs import get_logger
-from config.settings import KafkaSettings, OpenSearchSettings
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import KafkaSettings, OpenSearchSettings
 
 log = get_logger(__name__)
 
@@ -55,7 +55,7 @@ def check_opensearch(settings: OpenSearchSettings, client=None) -> None:
     from opensearchpy.exceptions import AuthenticationException, AuthorizationException, SSLError
     from opensearchpy.exceptions import ConnectionError as OpenSearchConnectionError
 
-    from export.opensearch_client import connect
+    from groundwatch.export.opensearch_client import connect
 
     client = client if client is not None else connect(settings)
     who = f" as {settings.username!r}" if settings.username else " without credentials"

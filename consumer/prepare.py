@@ -15,13 +15,13 @@ import time
 
 import structlog
 
-from config.logs import get_logger
-from consumer.batch import Batch, Scored
-from consumer.dead_letters import DeadLetter
-from consumer.decode import DecodeError, Limits, decode
-from export.metrics import Metrics
-from scorers.deadline import Deadline
-from scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.config.logs import get_logger
+from groundwatch.consumer.batch import Batch, Scored
+from groundwatch.consumer.dead_letters import DeadLetter
+from groundwatch.consumer.decode import DecodeError, Limits, decode
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
 
 log = get_logger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 
-from config.logs import get_logger
+from groundwatch.config.logs import get_logger
 
 log = get_logger(__name__)
 

@@ -16,8 +16,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from config.settings import Settings
-from scorers.jsonl import read_jsonl
+from groundwatch.config.settings import Settings
+from groundwatch.scorers.jsonl import read_jsonl
 
 
 def _letters(i: int) -> str:
@@ -68,13 +68,13 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
     from tqdm import tqdm
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    from consumer.dead_letters import TOPIC_CONFIG
-    from consumer.wiring import build_job
-    from export.metrics import Metrics
-    from export.metrics_server import Health
-    from export.opensearch_sink import OpenSearchSink
-    from scorers.errors import ModelLoadError
-    from scorers.pipeline import Scorer
+    from groundwatch.consumer.dead_letters import TOPIC_CONFIG
+    from groundwatch.consumer.wiring import build_job
+    from groundwatch.export.metrics import Metrics
+    from groundwatch.export.metrics_server import Health
+    from groundwatch.export.opensearch_sink import OpenSearchSink
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.pipeline import Scorer
 
     topic = f"bench-{run_id}"
     kafka = {"bootstrap_servers": bootstrap, "input_topic": topic, "group_id": f"bench-{run_id}",

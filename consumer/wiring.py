@@ -5,19 +5,19 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass, field
 
-from config.logs import get_logger
-from config.settings import Settings
-from consumer.app import StreamApp
-from consumer.checkpoint import Sinks
-from consumer.dead_letters import DeadLetterWriter
-from export.alerts import AlertSink, Webhook
-from export.delivery import producer_config
-from export.metrics import Metrics
-from export.metrics_server import Health
-from export.opensearch_sink import OpenSearchSink
-from export.retention import RetentionKeeper
-from scorers.health import ScheduledCheck
-from scorers.redaction import Redactor
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import Settings
+from groundwatch.consumer.app import StreamApp
+from groundwatch.consumer.checkpoint import Sinks
+from groundwatch.consumer.dead_letters import DeadLetterWriter
+from groundwatch.export.alerts import AlertSink, Webhook
+from groundwatch.export.delivery import producer_config
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics_server import Health
+from groundwatch.export.opensearch_sink import OpenSearchSink
+from groundwatch.export.retention import RetentionKeeper
+from groundwatch.scorers.health import ScheduledCheck
+from groundwatch.scorers.redaction import Redactor
 
 log = get_logger(__name__)
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation.sweep import Row
-from scorers.files import output_path
-from scorers.thresholds import MODES, Thresholds
+from groundwatch.evaluation.sweep import Row
+from groundwatch.scorers.files import output_path
+from groundwatch.scorers.thresholds import MODES, Thresholds
 
 _FLOOR = re.compile(r"^(recall|precision)\s*>=\s*([01](?:\.\d+)?)$")
 

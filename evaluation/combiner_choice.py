@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config.scorer import ScorerConfig
-from scorers.combiner import Combiner, CombinerError, combiner_path, load_combiner
-from scorers.jsonl import read_jsonl
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.combiner import Combiner, CombinerError, combiner_path, load_combiner
+from groundwatch.scorers.jsonl import read_jsonl
 
 
 def scores_model(verdicts_path: str | Path | None) -> str | None:
@@ -29,7 +29,7 @@ def comparison_combiner(config: ScorerConfig, model: str | None, path: str | Pat
         return load_combiner(path, model)
     if live is not None:
         return live
-    from scorers.nli.factory import DEFAULT_MODEL_DIR
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 
     default = combiner_path(config.combiner_path, config.model_dir or DEFAULT_MODEL_DIR)
     if config.verdict_rule == "combiner":

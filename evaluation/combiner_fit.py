@@ -36,13 +36,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluation.metrics import confusion, rates
-from evaluation.scored import Scored, Variant, passage_texts, premises
-from scorers.combiner import FEATURES, Combiner, claim_features
-from scorers.combiner.features import feature_vector
-from scorers.decide import decide
-from scorers.guards.stage import GUARD_CHECKS, without_guards
-from scorers.records import Verdict
+from groundwatch.evaluation.metrics import confusion, rates
+from groundwatch.evaluation.scored import Scored, Variant, passage_texts, premises
+from groundwatch.scorers.combiner import FEATURES, Combiner, claim_features
+from groundwatch.scorers.combiner.features import feature_vector
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.guards.stage import GUARD_CHECKS, without_guards
+from groundwatch.scorers.records import Verdict
 
 C = 1.0
 ROUNDS = 2

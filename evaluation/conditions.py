@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from evaluation.metrics import binary_metrics
-from evaluation.report import arrays
-from evaluation.scored import Scored, Variant
-from evaluation.tables import render
-from scorers.thresholds import Thresholds
+from groundwatch.evaluation.metrics import binary_metrics
+from groundwatch.evaluation.report import arrays
+from groundwatch.evaluation.scored import Scored, Variant
+from groundwatch.evaluation.tables import render
+from groundwatch.scorers.thresholds import Thresholds
 
 
 def _row(name: str, y_true, y_pred, scores) -> dict:

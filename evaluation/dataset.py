@@ -6,10 +6,10 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluation.labels import THREE_WAY, is_unsupported
-from scorers.errors import InvalidResponse
-from scorers.jsonl import read_jsonl
-from scorers.schema import Response, parse_response
+from groundwatch.evaluation.labels import THREE_WAY, is_unsupported
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.jsonl import read_jsonl
+from groundwatch.scorers.schema import Response, parse_response
 
 HALVES = ("calibration", "report")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from evaluation.rules import _row
-from evaluation.scored import Scored, StoredClaim, Variant, claim_verdict
-from evaluation.tables import render
+from groundwatch.evaluation.rules import _row
+from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, claim_verdict
+from groundwatch.evaluation.tables import render
 
 GUARD_STATES = {"guards-off": False, "guards-on": True}
 

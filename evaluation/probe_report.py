@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from evaluation.scored import Scored, Variant, predict
-from evaluation.tables import fmt as _fmt
-from evaluation.tables import render
+from groundwatch.evaluation.scored import Scored, Variant, predict
+from groundwatch.evaluation.tables import fmt as _fmt
+from groundwatch.evaluation.tables import render
 
 # Share labelled "entailment" by plain MNLI models, as quoted in issue 6.
 PUBLISHED_MNLI = {"negation": 0.41, "number": 0.33}

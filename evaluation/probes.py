@@ -15,9 +15,9 @@ import re
 from collections import defaultdict
 from typing import Callable
 
-from training.synthetic import drop_condition, edit_number, negate, swap_entities
+from groundwatch.training.synthetic import drop_condition, edit_number, negate, swap_entities
 
-from evaluation.labels import SUPPORTED, UNSUPPORTED
+from groundwatch.evaluation.labels import SUPPORTED, UNSUPPORTED
 
 Recipe = Callable[[str, random.Random], "str | None"]
 

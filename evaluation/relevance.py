@@ -10,7 +10,7 @@ also by answer kind (HaluEval's right answers are often a bare name; its halluci
 answers are sentences), without and with the minimum answer length below which the
 scorer does not judge relevance (`scorer.off_topic_min_words`).
 
-    python -m evaluation.relevance --data /work/shared/data/groundedness-dev/halueval/dataset_halueval_qa.jsonl \
+    python -m groundwatch.evaluation.relevance --data /work/shared/data/groundedness-dev/halueval/dataset_halueval_qa.jsonl \
         --limit 2000 --output build/relevance.json
 """
 
@@ -23,8 +23,8 @@ import sys
 
 import numpy as np
 
-from scorers.files import output_path
-from scorers.jsonl import read_jsonl
+from groundwatch.scorers.files import output_path
+from groundwatch.scorers.jsonl import read_jsonl
 
 
 def pairs(records: list[dict], seed: int) -> list[tuple[int, str, str, bool, str]]:
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="JSON with the chosen threshold and both halves' figures")
     args = p.parse_args(argv)
 
-    from scorers.retrieval import Embedder
+    from groundwatch.scorers.retrieval import Embedder
 
     records = [r for _, r in read_jsonl(args.data)]
     random.Random(args.seed).shuffle(records)
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = Embedder()
     questions = [row[1] for row in rows]
     answers = [row[2] for row in rows]
-    from scorers.relevance import similarities
+    from groundwatch.scorers.relevance import similarities
 
     sims = np.concatenate([similarities(embedder, questions[s:s + 512], answers[s:s + 512])
                            for s in range(0, len(rows), 512)])

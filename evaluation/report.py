@@ -6,11 +6,11 @@ from collections import defaultdict
 
 import numpy as np
 
-from evaluation.labels import THREE_WAY
-from evaluation.metrics import HEADLINE, binary_metrics, bootstrap, three_way
-from evaluation.scored import Scored, Variant, predict
-from evaluation.strata import strata_of
-from evaluation.tables import render
+from groundwatch.evaluation.labels import THREE_WAY
+from groundwatch.evaluation.metrics import HEADLINE, binary_metrics, bootstrap, three_way
+from groundwatch.evaluation.scored import Scored, Variant, predict
+from groundwatch.evaluation.strata import strata_of
+from groundwatch.evaluation.tables import render
 
 
 def arrays(scored: list[Scored], variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

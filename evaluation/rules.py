@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from evaluation.metrics import binary_metrics, bootstrap
-from evaluation.report import arrays
-from evaluation.scored import Scored, Variant
-from evaluation.tables import render
+from groundwatch.evaluation.metrics import binary_metrics, bootstrap
+from groundwatch.evaluation.report import arrays
+from groundwatch.evaluation.scored import Scored, Variant
+from groundwatch.evaluation.tables import render
 
 COLUMNS = ("balanced_accuracy", "recall", "precision", "auroc")
 

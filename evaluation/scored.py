@@ -16,16 +16,16 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluation.dataset import Labelled
-from scorers.combiner import Combiner, claim_features
-from scorers.decide import decide
-from scorers.errors import ScoringError
-from scorers.files import output_path
-from scorers.guards.evidence import EvidenceSentence
-from scorers.guards.stage import GUARD_CHECKS, without_guards
-from scorers.jsonl import read_jsonl
-from scorers.records import Check, ClaimVerdict, Evidence, Verdict
-from scorers.thresholds import Thresholds
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.scorers.combiner import Combiner, claim_features
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.errors import ScoringError
+from groundwatch.scorers.files import output_path
+from groundwatch.scorers.guards.evidence import EvidenceSentence
+from groundwatch.scorers.guards.stage import GUARD_CHECKS, without_guards
+from groundwatch.scorers.jsonl import read_jsonl
+from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, Verdict
+from groundwatch.scorers.thresholds import Thresholds
 
 
 @dataclass

@@ -5,19 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from config.scorer import ScorerConfig
-from evaluation.calibrate import Target, choose, settings_document, write_settings
-from evaluation.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
-from evaluation.conditions import conditions_table, seed_conditions
-from evaluation.dataset import Labelled
-from evaluation.probe_report import probe_report, probe_table
-from evaluation.report import evaluation_report, headline_table, strata_table, three_way_table
-from evaluation.rules import rule_rows, rules_table
-from evaluation.scored import Scored, Variant, load_scored, score_all
-from evaluation.sweep import evaluate, grid, sweep, table
-from evaluation.windows import window_rows, window_table
-from scorers.combiner import Combiner
-from scorers.thresholds import Thresholds
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.evaluation.calibrate import Target, choose, settings_document, write_settings
+from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
+from groundwatch.evaluation.conditions import conditions_table, seed_conditions
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.evaluation.probe_report import probe_report, probe_table
+from groundwatch.evaluation.report import evaluation_report, headline_table, strata_table, three_way_table
+from groundwatch.evaluation.rules import rule_rows, rules_table
+from groundwatch.evaluation.scored import Scored, Variant, load_scored, score_all
+from groundwatch.evaluation.sweep import evaluate, grid, sweep, table
+from groundwatch.evaluation.windows import window_rows, window_table
+from groundwatch.scorers.combiner import Combiner
+from groundwatch.scorers.thresholds import Thresholds
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Options:
 
 
 def _question_run(config: ScorerConfig, scorer, items: list[Labelled], options: Options) -> list[Scored]:
-    from scorers.pipeline import Scorer
+    from groundwatch.scorers.pipeline import Scorer
 
     other = Scorer(config.model_copy(update={"evidence_mode": "question"}), scorer.backend, scorer.embedder)
     try:
@@ -100,7 +100,7 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         report["combiner_fit"] = fitted.to_dict()
         parts.append(f"combiner fitted -> {options.fit_combiner}\n" + describe(fitted))
     if options.guards:
-        from evaluation.guard_variants import drop_check, guard_rows, guards_table
+        from groundwatch.evaluation.guard_variants import drop_check, guard_rows, guards_table
 
         report["guards"] = guard_rows(scored, variant, options.guards, options.resamples, options.seed)
         report["guards_check"] = drop_check(report["guards"])

@@ -6,10 +6,10 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from evaluation.metrics import confusion, rates
-from evaluation.scored import Scored, Variant, predict
-from evaluation.tables import render
-from scorers.thresholds import MODES, Thresholds
+from groundwatch.evaluation.metrics import confusion, rates
+from groundwatch.evaluation.scored import Scored, Variant, predict
+from groundwatch.evaluation.tables import render
+from groundwatch.scorers.thresholds import MODES, Thresholds
 
 TAU_CONTRADICTION = (0.5, 0.7, 0.9)
 PIVOTS = (0.4, 0.5, 0.6)

@@ -17,11 +17,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from evaluation.metrics import auroc, confusion, rates
-from evaluation.report import arrays
-from evaluation.scored import Scored, Variant
-from evaluation.tables import render
-from scorers.thresholds import Thresholds
+from groundwatch.evaluation.metrics import auroc, confusion, rates
+from groundwatch.evaluation.report import arrays
+from groundwatch.evaluation.scored import Scored, Variant
+from groundwatch.evaluation.tables import render
+from groundwatch.scorers.thresholds import Thresholds
 
 
 def _nanmean(values) -> float:

@@ -60,7 +60,7 @@ def main(path: str, expected_path: Path = HERE / "expected.jsonl", json_out: Pat
     if misses:
         print("differences:")
         print("\n".join("  " + m for m in misses))
-    if json_out:  # the figure source of the README's agreement line (python -m reports.figures)
+    if json_out:  # the figure source of the README's agreement line (python -m groundwatch.reports.figures)
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
             "verdicts": str(path), "expected": os.path.relpath(expected_path), "claims": total, "claims_agree": agree,
@@ -88,10 +88,10 @@ def _claims(path: str, expected_path: Path):
 
 def guard_columns(path: str, expected_path: Path, json_out: Path | None, guards: str) -> int:
     """Agreement per family with the saved verdicts re-decided with the guards off and on."""
-    from config.settings import load_settings
-    from evaluation.guard_variants import GUARD_STATES, parse_guards, record_verdicts
-    from evaluation.scored import Variant
-    from scorers.thresholds import Thresholds
+    from groundwatch.config.settings import load_settings
+    from groundwatch.evaluation.guard_variants import GUARD_STATES, parse_guards, record_verdicts
+    from groundwatch.evaluation.scored import Variant
+    from groundwatch.scorers.thresholds import Thresholds
 
     config = load_settings().scorer
     names = parse_guards(guards)
@@ -124,7 +124,7 @@ def guard_columns(path: str, expected_path: Path, json_out: Path | None, guards:
     if saved_differs:
         print(f"note: {saved_differs} expected claims re-decided with guards on differ from the saved verdict "
               "(other thresholds or settings than the scoring run?)")
-    if json_out:  # the figure source of the README's guard probe table (python -m reports.figures)
+    if json_out:  # the figure source of the README's guard probe table (python -m groundwatch.reports.figures)
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
             "verdicts": str(path), "expected": os.path.relpath(expected_path),

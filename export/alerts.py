@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from typing import Callable, Sequence
 
-from config.logs import get_logger
-from export.delivery import Record, produce_and_confirm
-from scorers.records import ClaimVerdict, ResponseVerdict, Verdict
+from groundwatch.config.logs import get_logger
+from groundwatch.export.delivery import Record, produce_and_confirm
+from groundwatch.scorers.records import ClaimVerdict, ResponseVerdict, Verdict
 
 log = get_logger(__name__)
 

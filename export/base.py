@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, Sequence
 
-from scorers.records import ResponseVerdict
+from groundwatch.scorers.records import ResponseVerdict
 
 
 # Statuses that mean "this document will never be accepted": bad request (mapping, parsing),

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from confluent_kafka import KafkaException
 
-from export.base import TOO_LARGE, ItemFailure, SinkError, SinkUnavailable
+from groundwatch.export.base import TOO_LARGE, ItemFailure, SinkError, SinkUnavailable
 
 Headers = list[tuple[str, bytes]]
 

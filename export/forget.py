@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from config.logs import get_logger
+from groundwatch.config.logs import get_logger
 
 log = get_logger(__name__)
 

@@ -10,10 +10,10 @@ from typing import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from export.metric_labels import LabelPolicy
+from groundwatch.export.metric_labels import LabelPolicy
 
-from scorers.recall import OnlineRecall
-from scorers.records import ResponseVerdict, Verdict
+from groundwatch.scorers.recall import OnlineRecall
+from groundwatch.scorers.records import ResponseVerdict, Verdict
 
 STAGES = ("decode", "claims", "evidence", "inference", "guards", "sink")
 # decode/claims/evidence are per response (sub-millisecond to tens of ms); inference is one

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.settings import OpenSearchSettings
+from groundwatch.config.settings import OpenSearchSettings
 
 
 def client_options(settings: OpenSearchSettings) -> dict:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from scorers.records import ResponseVerdict
-from scorers.times import parse_time
+from groundwatch.scorers.records import ResponseVerdict
+from groundwatch.scorers.times import parse_time
 
 PERIOD_FORMATS = {"month": "%Y.%m", "day": "%Y.%m.%d"}
 

@@ -12,12 +12,12 @@ import json
 from datetime import datetime
 from typing import Sequence
 
-from config.logs import get_logger
-from config.settings import OpenSearchSettings
-from export.base import PERMANENT_STATUSES, ItemFailure, SinkError, SinkUnavailable
-from export.opensearch_client import connect
-from export.opensearch_mapping import index_name, index_template, to_document
-from scorers.records import ResponseVerdict
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.base import PERMANENT_STATUSES, ItemFailure, SinkError, SinkUnavailable
+from groundwatch.export.opensearch_client import connect
+from groundwatch.export.opensearch_mapping import index_name, index_template, to_document
+from groundwatch.scorers.records import ResponseVerdict
 
 log = get_logger(__name__)
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from config.logs import get_logger
-from config.settings import OpenSearchSettings
-from export.opensearch_mapping import PERIOD_FORMATS, index_template
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.opensearch_mapping import PERIOD_FORMATS, index_template
 
 log = get_logger(__name__)
 

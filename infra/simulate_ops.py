@@ -234,7 +234,7 @@ def _series(result: list[dict], match: dict, at: list[datetime]) -> list[float |
 
 def render_images(prometheus: Backfilled, start: datetime, end: datetime, out: Path, step_s: int = 3600) -> list[Path]:
     """The new panels over the span, as SVG (reports/svg_charts.py) screenshotted to PNG."""
-    from reports.svg_charts import lines_chart, rate_chart
+    from groundwatch.reports.svg_charts import lines_chart, rate_chart
 
     at = [start + timedelta(seconds=step_s * i) for i in range(int((end - start).total_seconds() // step_s) + 1)]
     labels = _labels(at)

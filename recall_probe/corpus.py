@@ -8,10 +8,10 @@ for the life of the process, logged once, and the search goes on with BM25 alone
 
 from __future__ import annotations
 
-from config.corpus import CorpusSettings
-from config.logs import get_logger
-from recall_probe.retrievers import OpenSearchBM25, OpenSearchKNN, RetrieverError, fuse
-from scorers.corpus_check import CorpusDoc, CorpusUnavailable
+from groundwatch.config.corpus import CorpusSettings
+from groundwatch.config.logs import get_logger
+from groundwatch.recall_probe.retrievers import OpenSearchBM25, OpenSearchKNN, RetrieverError, fuse
+from groundwatch.scorers.corpus_check import CorpusDoc, CorpusUnavailable
 
 log = get_logger(__name__)
 
@@ -53,6 +53,6 @@ class OpenSearchCorpus:
 
 def build_corpus(opensearch, settings: CorpusSettings) -> OpenSearchCorpus:
     """The corpus search on the `opensearch` section's connection."""
-    from export.opensearch_client import connect
+    from groundwatch.export.opensearch_client import connect
 
     return OpenSearchCorpus(connect(opensearch), settings)

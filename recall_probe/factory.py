@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from config.settings import OpenSearchSettings
-from recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN, Retriever
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25, OpenSearchKNN, Retriever
 
 
 def lazy_embedder():
@@ -12,7 +12,7 @@ def lazy_embedder():
 
     def embed(texts):
         if "model" not in holder:
-            from scorers.retrieval import Embedder
+            from groundwatch.scorers.retrieval import Embedder
 
             holder["model"] = Embedder()
         return holder["model"].encode(texts)
@@ -32,7 +32,7 @@ def build_retriever(kind: str, *, url: str | None = None, opensearch: OpenSearch
         return HttpRetriever(url), {"retriever": "http", "url": url}
     if not index:
         raise ValueError("--retriever opensearch needs --index")
-    from export.opensearch_client import connect
+    from groundwatch.export.opensearch_client import connect
 
     client = connect(opensearch or OpenSearchSettings())
     mode = mode or "bm25"

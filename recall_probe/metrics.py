@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from prometheus_client import CollectorRegistry, Gauge, push_to_gateway
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
-from export.metric_names import METRIC_NAMES
-from recall_probe.probe import ProbeResult
+from groundwatch.export.metric_names import METRIC_NAMES
+from groundwatch.recall_probe.probe import ProbeResult
 
 RECALL = "groundwatch_recall_at_k"
 MRR = "groundwatch_recall_probe_mrr"

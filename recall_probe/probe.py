@@ -10,9 +10,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from recall_probe.probe_set import Probe
-from recall_probe.retrievers import Retriever
-from scorers.recall import mean_recall_at_k, mrr, recall_at_k, reciprocal_rank
+from groundwatch.recall_probe.probe_set import Probe
+from groundwatch.recall_probe.retrievers import Retriever
+from groundwatch.scorers.recall import mean_recall_at_k, mrr, recall_at_k, reciprocal_rank
 
 
 @dataclass

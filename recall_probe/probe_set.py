@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorers.jsonl import JsonlError, read_jsonl
+from groundwatch.scorers.jsonl import JsonlError, read_jsonl
 
 
 class ProbeSetError(ValueError):

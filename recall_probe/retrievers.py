@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Callable, Protocol, Sequence
 
-from recall_probe.probe_set import Probe
-from scorers.retrieval import rrf
+from groundwatch.recall_probe.probe_set import Probe
+from groundwatch.scorers.retrieval import rrf
 
 
 class RetrieverError(RuntimeError):

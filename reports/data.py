@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
-from reports.rates import Rate, clustered_rate, simple_rate
-from reports.signals import signal_counts
-from reports.verdict_store import VerdictFilter, scored_at
-from scorers.times import parse_time
+from groundwatch.reports.rates import Rate, clustered_rate, simple_rate
+from groundwatch.reports.signals import signal_counts
+from groundwatch.reports.verdict_store import VerdictFilter, scored_at
+from groundwatch.scorers.times import parse_time
 
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "SKIPPED")
 CLAIM_RATES = {"faithfulness": "SUPPORTED", "contradiction": "CONTRADICTED", "unverifiable": "NOT_ENOUGH_INFO"}

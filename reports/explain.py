@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import textwrap
 
-from reports.signals import corpus_lines, relevance_lines, stale_lines
-from scorers.sentences import sentence_spans
+from groundwatch.reports.signals import corpus_lines, relevance_lines, stale_lines
+from groundwatch.scorers.sentences import sentence_spans
 
 WIDTH = 100
 REGION_CHARS = 700   # a chunk up to this long is always shown whole

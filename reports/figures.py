@@ -7,7 +7,7 @@ A figure is a block in a Markdown file (README.md or docs/*.md):
     <!-- /figures:NAME -->
 
 Each figure names its source files (committed under docs/figures/) and the command that
-wrote each one; the block ends with those commands. `python -m reports.figures` rewrites
+wrote each one; the block ends with those commands. `python -m groundwatch.reports.figures` rewrites
 every block from its sources; `--check` only reports the blocks that differ (the unit test
 tests/unit/test_figures.py fails on the same); `--rerun NAME` first runs NAME's commands
 to refresh its sources. How to add one: docs/figures.md.
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from reports.summary import Summary
-from scorers.files import output_path
+from groundwatch.reports.summary import Summary
+from groundwatch.scorers.files import output_path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", "docs/*.md")
@@ -119,7 +119,7 @@ def rerun(names: list[str], root: Path = ROOT) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.figures", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m groundwatch.reports.figures", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="list stale blocks and exit 1; change nothing")
     parser.add_argument("--rerun", nargs="+", metavar="NAME", choices=sorted(FIGURES),
                         help="first run these figures' commands to refresh their source files")

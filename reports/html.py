@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from html import escape
 
-from reports.data import CLAIM_RATES, RESPONSE_RATE, TITLES, VERDICTS, Report
-from reports.rates import Rate
-from reports.signals import signals_html
-from reports.svg_charts import COLOURS, bar_chart, rate_chart, stacked_bars
+from groundwatch.reports.data import CLAIM_RATES, RESPONSE_RATE, TITLES, VERDICTS, Report
+from groundwatch.reports.rates import Rate
+from groundwatch.reports.signals import signals_html
+from groundwatch.reports.svg_charts import COLOURS, bar_chart, rate_chart, stacked_bars
 
 LINE_COLOURS = {"faithfulness": COLOURS["SUPPORTED"], "contradiction": COLOURS["CONTRADICTED"],
                 "unverifiable": "#b07800", RESPONSE_RATE: "#1f5fa8"}

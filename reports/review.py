@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 LABELS = ("supported", "contradicted", "not_enough_info")
 SKIP = "skip"  # a reviewer's "cannot tell": left out of the labelled file

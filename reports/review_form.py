@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 
-from reports.review import LABELS, SKIP
+from groundwatch.reports.review import LABELS, SKIP
 
 _CSS = """
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reports.data import TITLES, Report
-from scorers.records import ResponseVerdict, Verdict
+from groundwatch.reports.data import TITLES, Report
+from groundwatch.scorers.records import ResponseVerdict, Verdict
 
 
 @dataclass

@@ -3,8 +3,8 @@ by passage id, whatever monthly index they sit in."""
 
 from __future__ import annotations
 
-from reports.explain import render
-from reports.verdict_store import find_by_claim_text, find_by_passage_id, find_by_request_id
+from groundwatch.reports.explain import render
+from groundwatch.reports.verdict_store import find_by_claim_text, find_by_passage_id, find_by_request_id
 
 
 class VerdictNotFound(LookupError):

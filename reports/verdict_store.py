@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterator
 
-from scorers.times import parse_time
+from groundwatch.scorers.times import parse_time
 
 
 

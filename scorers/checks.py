@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from scorers.numbers import describe, passage_quantities, present, quantities
-from scorers.records import Check
-from scorers.schema import Citation, Passage
-from scorers.text import content_words
+from groundwatch.scorers.numbers import describe, passage_quantities, present, quantities
+from groundwatch.scorers.records import Check
+from groundwatch.scorers.schema import Citation, Passage
+from groundwatch.scorers.text import content_words
 
 _QUOTE = re.compile(r"[\"“”„«»]([^\"“”„«»]{3,400})[\"“”„«»]|(?<![\w])['‘’]([^'‘’]{8,400})['‘’](?![\w])")
 _QUOTE_CHARS = str.maketrans({c: '"' for c in "“”„«»"} | {c: "'" for c in "‘’`"})

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorers.claims import sentence_spans
-from scorers.schema import Passage
+from groundwatch.scorers.claims import sentence_spans
+from groundwatch.scorers.schema import Passage
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from scorers.sentences import sentence_spans, strip_span
+from groundwatch.scorers.sentences import sentence_spans, strip_span
 
 __all__ = ["Claim", "ClaimCache", "cited_markers", "decompose", "given_claims", "sentence_spans"]
 

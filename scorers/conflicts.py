@@ -29,15 +29,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorers.chunking import Chunk
-from scorers.claims import sentence_spans
-from scorers.facts import Fact, disagree, text_facts
-from scorers.guards.polarity import contradicts, polar
-from scorers.guards.sameness import partner, same_thing
-from scorers.nli.pair_scorer import PairScorer
-from scorers.records import ContextConflict
-from scorers.text import content_words
-from scorers.thresholds import Thresholds
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.claims import sentence_spans
+from groundwatch.scorers.facts import Fact, disagree, text_facts
+from groundwatch.scorers.guards.polarity import contradicts, polar
+from groundwatch.scorers.guards.sameness import partner, same_thing
+from groundwatch.scorers.nli.pair_scorer import PairScorer
+from groundwatch.scorers.records import ContextConflict
+from groundwatch.scorers.text import content_words
+from groundwatch.scorers.thresholds import Thresholds
 
 
 def focus_sentence(chunk: Chunk, claim: str) -> str:

@@ -19,13 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
-from scorers.chunking import chunk_passages
-from scorers.deadline import Deadline
-from scorers.decide import decide
-from scorers.errors import DeadlineExceeded
-from scorers.records import ClaimVerdict, Evidence, ResponseVerdict, Verdict
-from scorers.retrieval import EvidenceIndex
-from scorers.schema import Passage
+from groundwatch.scorers.chunking import chunk_passages
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.errors import DeadlineExceeded
+from groundwatch.scorers.records import ClaimVerdict, Evidence, ResponseVerdict, Verdict
+from groundwatch.scorers.retrieval import EvidenceIndex
+from groundwatch.scorers.schema import Passage
 
 OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 

@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable
 
-from scorers.errors import DeadlineExceeded
+from groundwatch.scorers.errors import DeadlineExceeded
 
 SLICE_S = 0.2  # longest single wait, so a tightened deadline is seen promptly
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import statistics
 
-from scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, Verdict
-from scorers.schema import Passage
-from scorers.thresholds import Thresholds
+from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, Verdict
+from groundwatch.scorers.schema import Passage
+from groundwatch.scorers.thresholds import Thresholds
 
 
 def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds,

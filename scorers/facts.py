@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scorers.claims import clause_spans, sentence_spans
-from scorers.numbers import MONTHS, NUMBER_WORDS, describe, quantities
-from scorers.text import STOPWORDS, tokens
+from groundwatch.scorers.claims import clause_spans, sentence_spans
+from groundwatch.scorers.numbers import MONTHS, NUMBER_WORDS, describe, quantities
+from groundwatch.scorers.text import STOPWORDS, tokens
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE = (rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}"

@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Callable
 
-from config.logs import get_logger
+from groundwatch.config.logs import get_logger
 
 log = get_logger(__name__)
 

@@ -19,34 +19,34 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from config.scorer import ScorerConfig
-from scorers.checks import cited_ids_for, run_checks
-from scorers.chunking import Chunk, chunk_passages
-from scorers.claims import Claim, ClaimCache, cited_markers, given_claims
-from scorers.combiner import claim_features, combiner_path, load_combiner
-from scorers.conflicts import ConflictFinder
-from scorers.decide import decide, summarise
-from scorers.decorative import decorative_reason
-from scorers.deadline import Deadline
-from scorers.errors import DeadlineExceeded, ScoringError
-from scorers.guards.arithmetic import derived_values, operand_form
-from scorers.guards.lemmas import warmup as lemma_warmup
-from scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
-from scorers.nli.base import NLIBackend
-from scorers.nli.batcher import DynamicBatcher
-from scorers.nli.pair_scorer import PairScorer
-from scorers.numbers import passage_quantities
-from scorers.policy import ActionPolicy
-from scorers.recency import resolve_by_recency
-from scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
-from scorers.retrieval import Candidate, Embedder, EvidenceIndex
-from scorers.schema import Response
-from scorers.signals import add_signals
-from scorers.sentence_premise import sentence_candidate
-from scorers.severity import severity
-from scorers.thresholds import Thresholds
-from scorers.version import scorer_version
-from scorers.yes_no import answered_statement
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.checks import cited_ids_for, run_checks
+from groundwatch.scorers.chunking import Chunk, chunk_passages
+from groundwatch.scorers.claims import Claim, ClaimCache, cited_markers, given_claims
+from groundwatch.scorers.combiner import claim_features, combiner_path, load_combiner
+from groundwatch.scorers.conflicts import ConflictFinder
+from groundwatch.scorers.decide import decide, summarise
+from groundwatch.scorers.decorative import decorative_reason
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.scorers.guards.arithmetic import derived_values, operand_form
+from groundwatch.scorers.guards.lemmas import warmup as lemma_warmup
+from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
+from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.batcher import DynamicBatcher
+from groundwatch.scorers.nli.pair_scorer import PairScorer
+from groundwatch.scorers.numbers import passage_quantities
+from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.recency import resolve_by_recency
+from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
+from groundwatch.scorers.retrieval import Candidate, Embedder, EvidenceIndex
+from groundwatch.scorers.schema import Response
+from groundwatch.scorers.signals import add_signals
+from groundwatch.scorers.sentence_premise import sentence_candidate
+from groundwatch.scorers.severity import severity
+from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.version import scorer_version
+from groundwatch.scorers.yes_no import answered_statement
 
 StageTimer = Callable[[str, float], None]
 
@@ -104,7 +104,7 @@ class Scorer:
         # Per-claim lookups in the knowledge base (scorers/corpus_check.py); None: off (the default)
         self.corpus = None
         if corpus is not None:
-            from scorers.corpus_check import CorpusChecker
+            from groundwatch.scorers.corpus_check import CorpusChecker
 
             self.corpus = CorpusChecker(corpus, corpus_settings, self.pairs, self.thresholds, embedder, config)
         # Guard time of the current `score` call; reported as stage "guards" (also inside "claims" and "inference").
@@ -113,7 +113,7 @@ class Scorer:
 
     @classmethod
     def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
-        from scorers.nli.factory import load_backend
+        from groundwatch.scorers.nli.factory import load_backend
 
         backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length,
                                config.threads)

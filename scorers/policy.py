@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.policy import ACTIONS, PolicyConfig, PolicyRule
-from scorers.records import ClaimVerdict, PolicyDecision, ResponseVerdict, Verdict
-from scorers.rewrite import hedge, strip_spans
+from groundwatch.config.policy import ACTIONS, PolicyConfig, PolicyRule
+from groundwatch.scorers.records import ClaimVerdict, PolicyDecision, ResponseVerdict, Verdict
+from groundwatch.scorers.rewrite import hedge, strip_spans
 
 UNSUPPORTED = frozenset({Verdict.CONTRADICTED.value, Verdict.NOT_ENOUGH_INFO.value})
 DEFAULT_RULE = "default"

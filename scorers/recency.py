@@ -16,11 +16,11 @@ Only single-passage premises count: a joined pair holds both sides.
 
 from __future__ import annotations
 
-from scorers.decide import summarise
-from scorers.records import ClaimVerdict, ResponseVerdict, Verdict
-from scorers.schema import Response
-from scorers.thresholds import Thresholds
-from scorers.times import parse_time
+from groundwatch.scorers.decide import summarise
+from groundwatch.scorers.records import ClaimVerdict, ResponseVerdict, Verdict
+from groundwatch.scorers.schema import Response
+from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.times import parse_time
 
 SUPERSEDED_CONTRADICTION = "superseded_contradiction"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
-from scorers.guards.evidence import EvidenceSentence
+from groundwatch.scorers.guards.evidence import EvidenceSentence
 
 
 class Verdict(str, Enum):

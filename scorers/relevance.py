@@ -4,7 +4,7 @@ Relevance is the cosine of the question's and the answer's all-MiniLM-L6-v2 embe
 (the scorer's Embedder); below `scorer.off_topic_threshold` the response is flagged
 `off_topic`. The default threshold is calibrated on HaluEval QA questions paired with
 their own answers (on topic) and with answers to other questions (off topic):
-`python -m evaluation.relevance` (figures in docs/measurements.md).
+`python -m groundwatch.evaluation.relevance` (figures in docs/measurements.md).
 Responses without a question, answers shorter than `scorer.off_topic_min_words` (a bare
 name is on topic but far from its question in embedding space), or a scorer without
 embeddings get no relevance record.

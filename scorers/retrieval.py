@@ -15,9 +15,9 @@ from itertools import combinations
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from scorers.chunking import Chunk
-from scorers.schema import Passage
-from scorers.text import tokens
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.schema import Passage
+from groundwatch.scorers.text import tokens
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Embedder:
     def __init__(self, model_dir: str | None = None, device: str = "cpu", cache_size: int = 20000):
         from sentence_transformers import SentenceTransformer
 
-        from scorers.base_model import minilm_dir
+        from groundwatch.scorers.base_model import minilm_dir
 
         self._model = SentenceTransformer(str(model_dir or minilm_dir()), device=device)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()

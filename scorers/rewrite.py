@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorers.sentences import sentence_spans
+from groundwatch.scorers.sentences import sentence_spans
 
 _TERMINAL = re.compile(r"([.!?]+)[\"')”’]*(?:\s*\[[^\[\]]{1,40}\])*\s*$")
 _EMPTY_BULLET = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])[ \t]*$", re.M)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from scorers.errors import InvalidResponse
+from groundwatch.scorers.errors import InvalidResponse
 
 SCHEMA = "groundwatch.response.v1"
 

@@ -10,9 +10,9 @@ without its neighbours loses what its pronouns and headings refer to.
 
 from __future__ import annotations
 
-from scorers.chunking import Chunk
-from scorers.guards.evidence import align, chunk_sentences
-from scorers.retrieval import Candidate
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.guards.evidence import align, chunk_sentences
+from groundwatch.scorers.retrieval import Candidate
 
 
 def sentence_candidate(claim: str, candidates: list[Candidate]) -> Candidate | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from scorers.numbers import NUMBER_WORDS
+from groundwatch.scorers.numbers import NUMBER_WORDS
 
 _AMOUNT = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(usd|eur|gbp|dollars?|euros?|pounds?|cents?)\b", re.I)
 _DATE = re.compile(

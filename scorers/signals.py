@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from config.logs import get_logger
-from scorers import relevance, stale
-from scorers.records import ResponseVerdict
-from scorers.schema import Response
+from groundwatch.config.logs import get_logger
+from groundwatch.scorers import relevance, stale
+from groundwatch.scorers.records import ResponseVerdict
+from groundwatch.scorers.schema import Response
 
 log = get_logger(__name__)
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable
 
-from scorers.facts import Fact, disagree, sentence_facts, text_facts
-from scorers.records import ClaimVerdict, StaleEvidence, Verdict
-from scorers.times import parse_time
+from groundwatch.scorers.facts import Fact, disagree, sentence_facts, text_facts
+from groundwatch.scorers.records import ClaimVerdict, StaleEvidence, Verdict
+from groundwatch.scorers.times import parse_time
 
 FLAG = "stale_evidence"
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from config.scorer import ScorerConfig
-from scorers import SCORER_VERSION
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers import SCORER_VERSION
 
 OPERATIONAL = frozenset({
     "model_dir", "backend", "providers", "threads",  # the model hash covers which model runs

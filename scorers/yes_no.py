@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from scorers.sentences import sentence_spans
+from groundwatch.scorers.sentences import sentence_spans
 
 _YES = {"yes", "yep", "yeah", "correct", "right", "exactly", "indeed", "that's right"}
 _NO = {"no", "nope", "not quite"}

@@ -23,12 +23,12 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from config.settings import ServeSettings
-from scorers import SCORER_VERSION
-from scorers.errors import InvalidResponse
-from serve.limits import BodyLimit
-from serve.openapi import BATCH_BODY, CHECK_BODY, RESPONSES, add_schemas
-from serve.service import CheckService, Outcome, invalid
+from groundwatch.config.settings import ServeSettings
+from groundwatch.scorers import SCORER_VERSION
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.serve.limits import BodyLimit
+from groundwatch.serve.openapi import BATCH_BODY, CHECK_BODY, RESPONSES, add_schemas
+from groundwatch.serve.service import CheckService, Outcome, invalid
 
 ENDPOINTS = {"/v1/check": "check", "/v1/check:batch": "check_batch"}
 DEADLINE_HEADER = "X-Groundwatch-Deadline-Ms"

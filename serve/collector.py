@@ -26,9 +26,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Callable
 
-from config.logs import get_logger
-from scorers.deadline import Deadline
-from scorers.schema import Response
+from groundwatch.config.logs import get_logger
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.schema import Response
 
 log = get_logger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from scorers.schema import Response as ResponseV1
+from groundwatch.scorers.schema import Response as ResponseV1
 
 _REF = "#/components/schemas/{model}"
 

@@ -15,11 +15,11 @@ import threading
 import time
 from typing import Sequence
 
-from config.logs import get_logger
-from config.settings import Settings
-from export.base import SinkError
-from export.metrics import Metrics
-from scorers.records import ResponseVerdict
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import Settings
+from groundwatch.export.base import SinkError
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.records import ResponseVerdict
 
 log = get_logger(__name__)
 
@@ -102,10 +102,10 @@ def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
     """OpenSearch and (when alerts are enabled) the alerts topic and webhook, as the consumer has them."""
     from confluent_kafka import Producer
 
-    from export.alerts import AlertSink, Webhook
-    from export.delivery import producer_config
-    from export.opensearch_sink import OpenSearchSink
-    from scorers.redaction import Redactor
+    from groundwatch.export.alerts import AlertSink, Webhook
+    from groundwatch.export.delivery import producer_config
+    from groundwatch.export.opensearch_sink import OpenSearchSink
+    from groundwatch.scorers.redaction import Redactor
 
     k = settings.kafka
     # The same redaction as the consumer's store: inline traffic must not keep what the job masks.

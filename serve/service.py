@@ -15,16 +15,16 @@ import time
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 
-from config.logs import get_logger
-from config.settings import ServeSettings
-from export.metrics import Metrics
-from scorers.claims import decompose, given_claims
-from scorers.errors import InvalidResponse, ScoringError
-from scorers.policy import ActionPolicy
-from scorers.records import PolicyDecision, ResponseVerdict
-from scorers.schema import Response, parse_response
-from scorers.severity import severity
-from serve.collector import Collector, Overloaded
+from groundwatch.config.logs import get_logger
+from groundwatch.config.settings import ServeSettings
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.claims import decompose, given_claims
+from groundwatch.scorers.errors import InvalidResponse, ScoringError
+from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.records import PolicyDecision, ResponseVerdict
+from groundwatch.scorers.schema import Response, parse_response
+from groundwatch.scorers.severity import severity
+from groundwatch.serve.collector import Collector, Overloaded
 
 log = get_logger(__name__)
 

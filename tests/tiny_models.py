@@ -8,7 +8,7 @@ from pathlib import Path
 def _tokenizer(path: Path):
     from transformers import AutoTokenizer
 
-    from scorers.base_model import minilm_dir
+    from groundwatch.scorers.base_model import minilm_dir
 
     tok = AutoTokenizer.from_pretrained(str(minilm_dir()))
     tok.save_pretrained(str(path))

@@ -1,6 +1,6 @@
 """Pair-level accuracy of an NLI model on held-out and evaluation-only sets.
 
-    python -m training.evaluate_nli --model scorers/models/nli-minilm-int8-weights --output build/nli_eval.json
+    python -m groundwatch.training.evaluate_nli --model scorers/models/nli-minilm-int8-weights --output build/nli_eval.json
 
 Sets: the training run's validation split per source (build/nli-minilm/validation.jsonl),
 ANLI R1-R3 dev, SICK (corrected labels, SemEval TEST part) and ConTRoL dev
@@ -17,8 +17,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from scorers.jsonl import read_jsonl
-from training.labels import ID2LABEL, NOT_ENTAILMENT, to_label
+from groundwatch.scorers.jsonl import read_jsonl
+from groundwatch.training.labels import ID2LABEL, NOT_ENTAILMENT, to_label
 
 EVAL_DIR = Path("../shared/data/nli-eval-noncommercial")
 LABELS = ["entailment", "neutral", "contradiction"]
@@ -77,9 +77,9 @@ def main(argv=None) -> None:
     ap.add_argument("--limit", type=int, default=0, help="pairs per set (0 = all)")
     args = ap.parse_args(argv)
 
-    from scorers.nli.batcher import DynamicBatcher
-    from scorers.nli.factory import load_backend
-    from scorers.nli.pair_scorer import PairScorer
+    from groundwatch.scorers.nli.batcher import DynamicBatcher
+    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.pair_scorer import PairScorer
 
     backend = load_backend(args.model, args.backend)
     batcher = DynamicBatcher(backend, max_batch_tokens=16384, max_batch_size=64)

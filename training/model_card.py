@@ -1,8 +1,8 @@
 """Write MODEL_CARD.md for the shipped model from the recorded measurements.
 
-    python -m training.model_card            # the card from the committed report files
-    python -m training.model_card --check    # exit 1 when MODEL_CARD.md differs from them
-    python -m training.model_card --rerun    # re-measure everything in it first (hours on 2 cores)
+    python -m groundwatch.training.model_card            # the card from the committed report files
+    python -m groundwatch.training.model_card --check    # exit 1 when MODEL_CARD.md differs from them
+    python -m groundwatch.training.model_card --rerun    # re-measure everything in it first (hours on 2 cores)
 
 Reads the training manifest and parity report shipped beside the model and
 report files committed under docs/figures/: the pair-level evaluation
@@ -22,8 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorers.nli.factory import DEFAULT_MODEL_DIR
-from training.ship import SHIPPED_PRECISION
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+from groundwatch.training.ship import SHIPPED_PRECISION
 
 FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 OPTIONS_COMMAND = ("groundwatch bench --paths nli_options,tokenize_once --threads 1 --repeats 5 --no-progress "
@@ -34,14 +34,14 @@ DEV_OPTIONS = {"fp32": "build/nli/fp32", SHIPPED_PRECISION: str(DEFAULT_MODEL_DI
 
 
 def dev_command(option: str, name: str) -> str:
-    export = (f"python -m training.ship --from-compact --precision {option} --output {DEV_OPTIONS[option]} && "
+    export = (f"python -m groundwatch.training.ship --from-compact --precision {option} --output {DEV_OPTIONS[option]} && "
               if option != SHIPPED_PRECISION else "")
     return (f"{export}groundwatch convert --set {name} --limit {DEV_SETS[name]} --output build/dev-nli/{name}.jsonl "
             f"--no-progress && groundwatch eval --input build/dev-nli/{name}.jsonl --model {DEV_OPTIONS[option]} "
             f"--no-question-mode --no-progress --output docs/figures/nli-dev-{option}-{name}.json")
 
 
-NLI_EVAL_COMMAND = "python -m training.evaluate_nli --limit 1000 --output docs/figures/nli-eval.json"
+NLI_EVAL_COMMAND = "python -m groundwatch.training.evaluate_nli --limit 1000 --output docs/figures/nli-eval.json"
 # Scores the four dev sets, fits the combiner on the calibration half (and ships it beside the model),
 # reports both verdict rules on the other half.
 VERDICT_RULE_COMMAND = "FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final"
@@ -208,8 +208,8 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
     marker = model / "precision.txt"
     precision = marker.read_text().strip() if marker.exists() else "fp32"
     export = json.loads((model / "export.json").read_text()) if (model / "export.json").exists() else {}
-    ship_command = ("python -m training.ship --from-compact" if "torch-checkpoints" in export.get("source", "")
-                    else "python -m training.ship")  # re-exported from the compact copy's weights
+    ship_command = ("python -m groundwatch.training.ship --from-compact" if "torch-checkpoints" in export.get("source", "")
+                    else "python -m groundwatch.training.ship")  # re-exported from the compact copy's weights
     parts = [
         f"# groundwatch default NLI cross-encoder ({model.name})",
         "",
@@ -223,10 +223,10 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
         f"max |Δp| = {parity['max_abs_prob_diff']}, argmax agreement = {parity['argmax_agreement']}.",
         "- **Training:** two stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; "
         "stage 2 below, from the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived "
-        f"sets). Stage 2: `python -m training.train` ({manifest['device']}, torch {manifest['torch']}, "
+        f"sets). Stage 2: `python -m groundwatch.training.train` ({manifest['device']}, torch {manifest['torch']}, "
         f"{manifest['train_seconds'] // 60} min, {manifest['steps']} steps"
         f"{', stopped at the time budget' if manifest.get('stopped_early') else ''}); "
-        f"export: `{ship_command}`; this card: `python -m training.model_card` (`--rerun` first re-measures every "
+        f"export: `{ship_command}`; this card: `python -m groundwatch.training.model_card` (`--rerun` first re-measures every "
         "figure in it with the commands named beside each).",
         "",
         "## Hyper-parameters",
@@ -288,7 +288,7 @@ def main(argv=None) -> int:
     if args.check:
         if card.exists() and card.read_text() == text:
             return 0
-        print(f"{card} differs from its sources: run python -m training.model_card", file=sys.stderr)
+        print(f"{card} differs from its sources: run python -m groundwatch.training.model_card", file=sys.stderr)
         return 1
     card.write_text(text)
     print(f"wrote {card}")

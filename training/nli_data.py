@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from scorers.jsonl import read_jsonl
-from training.labels import to_label
+from groundwatch.scorers.jsonl import read_jsonl
+from groundwatch.training.labels import to_label
 
 csv.field_size_limit(10**8)
 

@@ -1,7 +1,7 @@
 """Export the trained checkpoint as groundwatch's shipped default model.
 
-    python -m training.ship --checkpoint build/nli-minilm
-    python -m training.ship --from-compact     # re-export the shipped weights (another precision)
+    python -m groundwatch.training.ship --checkpoint build/nli-minilm
+    python -m groundwatch.training.ship --from-compact     # re-export the shipped weights (another precision)
 
 Writes the default model directory (scorers/nli/factory.py DEFAULT_MODEL_DIR: ONNX opset 17
 in SHIPPED_PRECISION, tokenizer, config.json with id2label, parity.json against the PyTorch
@@ -19,11 +19,11 @@ import random
 import shutil
 from pathlib import Path
 
-from scorers.jsonl import read_jsonl
-from scorers.nli.factory import DEFAULT_MODEL_DIR
-from scorers.nli.onnx_export import PARITY_PAIRS, PRECISIONS, export_checkpoint, parity
-from training.compact_checkpoint import materialise, save_compact
-from training.nli_data import held_out_pairs
+from groundwatch.scorers.jsonl import read_jsonl
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+from groundwatch.scorers.nli.onnx_export import PARITY_PAIRS, PRECISIONS, export_checkpoint, parity
+from groundwatch.training.compact_checkpoint import materialise, save_compact
+from groundwatch.training.nli_data import held_out_pairs
 
 MODELS = DEFAULT_MODEL_DIR.parent
 COMPACT = MODELS / "nli-minilm-torch"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 import re
 
-from training.labels import LABEL2ID, NOT_ENTAILMENT
-from training.nli_data import Pair
+from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
+from groundwatch.training.nli_data import Pair
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 

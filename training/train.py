@@ -1,6 +1,6 @@
 """Fine-tune all-MiniLM-L6-v2 into groundwatch's three-way NLI cross-encoder.
 
-    python -m training.train --data ../shared/data/nli-train --output build/nli-minilm
+    python -m groundwatch.training.train --data ../shared/data/nli-train --output build/nli-minilm
 
 Reproducible: fixed seeds; the data mix, the synthetic recipe counts and the
 hyper-parameters are written to OUTPUT/training_manifest.json. Uses CUDA when
@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from scorers.base_model import check_tokenizer, minilm_dir
-from training import synthetic
-from training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
-from training.nli_data import Pair, load_mix
+from groundwatch.scorers.base_model import check_tokenizer, minilm_dir
+from groundwatch.training import synthetic
+from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
+from groundwatch.training.nli_data import Pair, load_mix
 
 log = logging.getLogger("groundwatch.train")
 ENT = LABEL2ID["entailment"]

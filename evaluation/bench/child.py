@@ -27,7 +27,7 @@ def peak_rss_mb() -> float:
 
 
 def main() -> int:
-    from evaluation.bench.paths import PATHS
+    from groundwatch.evaluation.bench.paths import PATHS
 
     spec = json.loads(sys.stdin.read())
     if spec.get("threads"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from scorers.claims import decompose
-from scorers.decorative import decorative_reason
-from scorers.jsonl import read_jsonl
+from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.decorative import decorative_reason
+from groundwatch.scorers.jsonl import read_jsonl
 
 PREMISE_WORDS = 150  # keeps every pair inside one 256-token window, so all paths score the same text
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorers.nli.base import softmax
+from groundwatch.scorers.nli.base import softmax
 
 REFERENCE = "onnx fp32"
 INVARIANCE_TOLERANCE = 1e-5
@@ -28,8 +28,8 @@ INVARIANCE_TOLERANCE = 1e-5
 def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: list[tuple[str, str]] | None,
                   shipped: Path | None = None) -> tuple[dict[str, dict], list[str]]:
     """Option name -> how to load it; and notes. ONNX variants are exported into `work` (not timed)."""
-    from scorers.nli.onnx_export import export_checkpoint
-    from scorers.nli.quantize import FOLD_WEIGHTS
+    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+    from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
 
     notes = []
     weights = export_checkpoint(checkpoint, work / "int8-weights", "int8-weights")
@@ -57,10 +57,10 @@ def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: lis
 
 def _load(option: dict, max_length: int, threads: int | None):
     if option["kind"] == "torch":
-        from scorers.nli.torch_backend import TorchBackend
+        from groundwatch.scorers.nli.torch_backend import TorchBackend
 
         return TorchBackend(Path(option["dir"]), max_length=max_length, device="cpu", bf16=option.get("bf16", False))
-    from scorers.nli.onnx_backend import OnnxBackend
+    from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 
     return OnnxBackend(Path(option["dir"]), max_length=max_length, providers="cpu", threads=threads,
                        session_config=option.get("session_config"))

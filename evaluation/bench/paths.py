@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorers.nli.base import read_label_order, softmax
+from groundwatch.scorers.nli.base import read_label_order, softmax
 
 Pair = tuple[str, str]
 WARMUP = 8
@@ -42,11 +42,11 @@ def _batched(predict, pairs: list[Pair], batch: int) -> list:
 def backend_path(spec: dict, model_dir: str, backend: str, **kwargs) -> dict:
     """A bare NLIBackend in fixed batches: isolates the runtime (PyTorch vs ONNX, fp32 vs int8)."""
     if backend == "onnx":
-        from scorers.nli.onnx_backend import OnnxBackend as cls
+        from groundwatch.scorers.nli.onnx_backend import OnnxBackend as cls
 
         kwargs["threads"] = spec.get("threads")
     else:
-        from scorers.nli.torch_backend import TorchBackend as cls
+        from groundwatch.scorers.nli.torch_backend import TorchBackend as cls
     model = cls(Path(model_dir), max_length=spec["max_length"], **kwargs)
     seconds, scores = _timed(lambda ps: _batched(model.predict, ps, spec["batch_size"]), spec["pairs"])
     probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]
@@ -100,11 +100,11 @@ def cross_encoder(spec: dict) -> dict:
 
 def groundwatch(spec: dict) -> dict:
     """The Scorer: dynamic batching and the pair cache for pairs; the whole pipeline for responses."""
-    from config.scorer import ScorerConfig
-    from scorers.nli.factory import load_backend
-    from scorers.pipeline import Scorer
-    from scorers.retrieval import Embedder
-    from scorers.schema import parse_response
+    from groundwatch.config.scorer import ScorerConfig
+    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.retrieval import Embedder
+    from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
                           threads=spec.get("threads"))
@@ -152,15 +152,15 @@ def guards(spec: dict) -> dict:
     lemma and clause caches emptied first (cold), and again (warm: passages repeat across traffic).
     CPU time (time.process_time), so other processes on a busy machine do not inflate it.
     """
-    from config.scorer import ScorerConfig
-    from scorers.chunking import chunk_passages
-    from scorers.claims import decompose
-    from scorers.decorative import decorative_reason
-    from scorers.guards import clauses, lemmas, quantities
-    from scorers.guards.stage import arithmetic_guard, guard_claim
-    from scorers.numbers import passage_quantities
-    from scorers.retrieval import EvidenceIndex
-    from scorers.schema import parse_response
+    from groundwatch.config.scorer import ScorerConfig
+    from groundwatch.scorers.chunking import chunk_passages
+    from groundwatch.scorers.claims import decompose
+    from groundwatch.scorers.decorative import decorative_reason
+    from groundwatch.scorers.guards import clauses, lemmas, quantities
+    from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim
+    from groundwatch.scorers.numbers import passage_quantities
+    from groundwatch.scorers.retrieval import EvidenceIndex
+    from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig()
     work = []
@@ -196,14 +196,14 @@ def guards(spec: dict) -> dict:
 
 def tokenize_once(spec: dict) -> dict:
     """Today's pre-processing against the three tokenizations it replaced (evaluation/bench/tokenize_once.py)."""
-    from evaluation.bench.tokenize_once import run_tokenize_once
+    from groundwatch.evaluation.bench.tokenize_once import run_tokenize_once
 
     return run_tokenize_once(spec)
 
 
 def nli_options(spec: dict) -> dict:
     """The precision options side by side (evaluation/bench/options.py)."""
-    from evaluation.bench.options import run_options
+    from groundwatch.evaluation.bench.options import run_options
 
     return run_options(spec)
 

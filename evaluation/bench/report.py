@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaluation.tables import render
+from groundwatch.evaluation.tables import render
 
 
 def bench_tables(result: dict) -> str:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluation.bench.child import MARKER
-from evaluation.bench.inputs import load_responses, pairs_of
-from evaluation.bench.machine import machine
+from groundwatch.evaluation.bench.child import MARKER
+from groundwatch.evaluation.bench.inputs import load_responses, pairs_of
+from groundwatch.evaluation.bench.machine import machine
 
 CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped", "guards",
              "tokenize_once", "nli_options")
@@ -45,7 +45,7 @@ class BenchSpec:
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "evaluation.bench.child"], input=json.dumps(payload),
+    proc = subprocess.run([sys.executable, "-m", "groundwatch.evaluation.bench.child"], input=json.dumps(payload),
                           capture_output=True, text=True, timeout=timeout)
     lines = [line for line in proc.stdout.splitlines() if line.startswith(MARKER)]
     if proc.returncode != 0 or not lines:
@@ -79,7 +79,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = spec.torch_checkpoint
         if have_torch and _is_compact(checkpoint):
-            from training.compact_checkpoint import materialise
+            from groundwatch.training.compact_checkpoint import materialise
 
             checkpoint = materialise(checkpoint, Path(tmp) / "torch")
             notes.append("PyTorch baselines run on fp32 weights dequantised from the compact int8 copy "
@@ -87,7 +87,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
         onnx_fp32 = spec.onnx_fp32
         if have_torch and onnx_fp32 is None and any(p == "nli_options" or p.startswith("onnx_") and p != "onnx_shipped"
                                                     for p in paths):
-            from scorers.nli.onnx_export import export_checkpoint
+            from groundwatch.scorers.nli.onnx_export import export_checkpoint
 
             start = time.perf_counter()
             onnx_fp32 = export_checkpoint(checkpoint, Path(tmp) / "fp32", "fp32")
@@ -109,8 +109,8 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
 
 def _options_payload(spec: BenchSpec, checkpoint: Path, fp32: Path, tmp: Path, pairs: list, notes: list) -> dict:
     """Build the precision options (not timed) and pick their validation pairs."""
-    from evaluation.bench.options import build_options
-    from training.nli_data import held_out_pairs
+    from groundwatch.evaluation.bench.options import build_options
+    from groundwatch.training.nli_data import held_out_pairs
 
     validation, calibration = [], None
     if spec.nli_data and spec.nli_data.is_dir():
@@ -126,7 +126,7 @@ def _options_payload(spec: BenchSpec, checkpoint: Path, fp32: Path, tmp: Path, p
 
 
 def _is_compact(checkpoint: Path) -> bool:
-    from training.compact_checkpoint import WEIGHTS
+    from groundwatch.training.compact_checkpoint import WEIGHTS
 
     ordinary = list(checkpoint.glob("*.safetensors")) + list(checkpoint.glob("pytorch_model*.bin"))
     return (checkpoint / WEIGHTS).exists() and all(p.name == WEIGHTS for p in ordinary)

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.encoding import PairEncoding
 
 
 class Retokenizing:
@@ -67,9 +67,9 @@ def run_tokenize_once(spec: dict) -> dict:
     """Child-process entry: pairs/s of PairScorer + batcher with each pre-processing, interleaved."""
     from pathlib import Path
 
-    from scorers.nli.batcher import DynamicBatcher
-    from scorers.nli.onnx_backend import OnnxBackend
-    from scorers.nli.pair_scorer import PairScorer
+    from groundwatch.scorers.nli.batcher import DynamicBatcher
+    from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+    from groundwatch.scorers.nli.pair_scorer import PairScorer
 
     backend = OnnxBackend(Path(spec["model_dir"]), max_length=spec["max_length"], providers="cpu",
                           threads=spec.get("threads"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterator
 
-from evaluation.converters import begin, halueval, qags, wice
+from groundwatch.evaluation.converters import begin, halueval, qags, wice
 
 Converter = Callable[[Path, "int | None", int], Iterator[dict]]
 

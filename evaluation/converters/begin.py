@@ -16,9 +16,9 @@ import csv
 from pathlib import Path
 from typing import Iterator
 
-from evaluation.converters.common import labelled, nonempty
-from evaluation.labels import CONTRADICTED, NOT_ENOUGH_INFO, SUPPORTED, UNSUPPORTED
-from evaluation.sampling import sample
+from groundwatch.evaluation.converters.common import labelled, nonempty
+from groundwatch.evaluation.labels import CONTRADICTED, NOT_ENOUGH_INFO, SUPPORTED, UNSUPPORTED
+from groundwatch.evaluation.sampling import sample
 
 BINARY = {"entailment": SUPPORTED, "neutral": UNSUPPORTED, "contradiction": UNSUPPORTED}
 THREE_WAY = {"entailment": SUPPORTED, "neutral": NOT_ENOUGH_INFO, "contradiction": CONTRADICTED}

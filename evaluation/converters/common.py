@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from scorers import jsonl
+from groundwatch.scorers import jsonl
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -17,10 +17,10 @@ import math
 from pathlib import Path
 from typing import Iterator
 
-from evaluation.converters.common import labelled, nonempty, read_jsonl
-from evaluation.labels import SUPPORTED, UNSUPPORTED
-from evaluation.passages import passage_records, unglue
-from evaluation.sampling import sample
+from groundwatch.evaluation.converters.common import labelled, nonempty, read_jsonl
+from groundwatch.evaluation.labels import SUPPORTED, UNSUPPORTED
+from groundwatch.evaluation.passages import passage_records, unglue
+from groundwatch.evaluation.sampling import sample
 
 
 def convert(data_dir: Path, limit: int | None = None, seed: int = 0) -> Iterator[dict]:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from evaluation.converters.common import labelled, nonempty, read_jsonl
-from evaluation.labels import SUPPORTED, UNSUPPORTED
-from evaluation.passages import pack, passage_records
-from evaluation.sampling import sample
+from groundwatch.evaluation.converters.common import labelled, nonempty, read_jsonl
+from groundwatch.evaluation.labels import SUPPORTED, UNSUPPORTED
+from groundwatch.evaluation.passages import pack, passage_records
+from groundwatch.evaluation.sampling import sample
 
 LABELS = {"supported": SUPPORTED, "partially_supported": UNSUPPORTED, "not_supported": UNSUPPORTED}
 

@@ -25,11 +25,11 @@ def register(sub) -> None:
 
 
 def _documents(args, settings):
-    from audit.documents import read_jsonl, read_opensearch
+    from groundwatch.audit.documents import read_jsonl, read_opensearch
 
     if args.input:
         return read_jsonl(args.input)
-    from export.opensearch_client import connect
+    from groundwatch.export.opensearch_client import connect
 
     # opensearch-py's default of 3 retries: a long scan should survive a dropped connection.
     client = connect(settings.opensearch.model_copy(update={"url": args.opensearch_url}), max_retries=3)
@@ -37,13 +37,13 @@ def _documents(args, settings):
 
 
 def run(args) -> int:
-    from audit.audit import AuditConfig, audit_corpus
-    from audit.documents import CorpusError, count_jsonl
-    from audit.html import render_html
-    from audit.report import to_dict, to_text
-    from audit.score import parse_weights
-    from scorers.errors import ModelLoadError
-    from scorers.files import output_path
+    from groundwatch.audit.audit import AuditConfig, audit_corpus
+    from groundwatch.audit.documents import CorpusError, count_jsonl
+    from groundwatch.audit.html import render_html
+    from groundwatch.audit.report import to_dict, to_text
+    from groundwatch.audit.score import parse_weights
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.files import output_path
 
     if args.opensearch_url and not args.index:
         return fail("--opensearch-url needs --index")

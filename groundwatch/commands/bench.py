@@ -7,7 +7,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import fail, read_responses
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from scorers.nli.factory import DEFAULT_MODEL_DIR
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 
 MODELS = Path(__file__).resolve().parents[2] / "scorers" / "models"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
@@ -43,9 +43,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from evaluation.bench.report import bench_tables
-    from evaluation.bench.runner import BenchSpec, run_bench
-    from scorers.files import output_path
+    from groundwatch.evaluation.bench.report import bench_tables
+    from groundwatch.evaluation.bench.runner import BenchSpec, run_bench
+    from groundwatch.scorers.files import output_path
 
     if not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")

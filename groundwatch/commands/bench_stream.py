@@ -18,7 +18,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, fail, settings_from
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -60,8 +60,8 @@ def _start_stack(workdir: Path):
 
 
 def run(args) -> int:
-    from config.logs import configure
-    from consumer.stream_bench import measure, table, traffic
+    from groundwatch.config.logs import configure
+    from groundwatch.consumer.stream_bench import measure, table, traffic
 
     configure("json", "warning")  # the figures are the output; only warnings from the job
     settings = settings_from(args)

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from config.settings import Settings, load_settings
-from scorers.errors import InvalidResponse
-from scorers.jsonl import JsonlError, read_jsonl
-from scorers.schema import Response, parse_response
+from groundwatch.config.settings import Settings, load_settings
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.jsonl import JsonlError, read_jsonl
+from groundwatch.scorers.schema import Response, parse_response
 
 
 def add_settings_args(parser: argparse.ArgumentParser) -> None:
@@ -55,13 +55,13 @@ def opensearch_settings(args):
 
 
 def build_scorer(settings: Settings, **kwargs):
-    from scorers.pipeline import Scorer
-    from scorers.policy import ActionPolicy
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.policy import ActionPolicy
 
     if settings.policy.enabled:
         kwargs.setdefault("policy", ActionPolicy(settings.policy))
     if settings.corpus.enabled:  # per-claim lookups in the knowledge base (off by default)
-        from recall_probe.corpus import build_corpus
+        from groundwatch.recall_probe.corpus import build_corpus
 
         kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
         kwargs.setdefault("corpus_settings", settings.corpus)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from config.logs import configure, get_logger
+from groundwatch.config.logs import configure, get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 
 
@@ -17,13 +17,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from consumer import preflight
-    from consumer.shutdown import exit_after
-    from consumer.wiring import build_job
-    from export.metric_labels import LabelPolicy
-    from export.metrics import Metrics
-    from export.metrics_server import Health, MetricsServer
-    from scorers.errors import ModelLoadError
+    from groundwatch.consumer import preflight
+    from groundwatch.consumer.shutdown import exit_after
+    from groundwatch.consumer.wiring import build_job
+    from groundwatch.export.metric_labels import LabelPolicy
+    from groundwatch.export.metrics import Metrics
+    from groundwatch.export.metrics_server import Health, MetricsServer
+    from groundwatch.scorers.errors import ModelLoadError
 
     settings = settings_from(args)
     configure(settings.log_format, settings.log_level)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import fail
 from groundwatch.commands.progress import add_progress_arg, progress_bar
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 
 def add_data_dir_arg(parser) -> None:
@@ -19,13 +19,13 @@ def add_data_dir_arg(parser) -> None:
 
 
 def data_dir_of(args) -> Path:
-    from evaluation.converters import repo_data_dir
+    from groundwatch.evaluation.converters import repo_data_dir
 
     return Path(args.data_dir) if args.data_dir else repo_data_dir()
 
 
 def register(sub) -> None:
-    from evaluation.converters import CONVERTERS
+    from groundwatch.evaluation.converters import CONVERTERS
 
     p = sub.add_parser("convert", help="convert a labelled dev set into groundwatch's JSONL schema")
     p.add_argument("--set", required=True, choices=sorted(CONVERTERS), dest="set_name")
@@ -38,7 +38,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from evaluation.converters import convert
+    from groundwatch.evaluation.converters import convert
 
     try:
         records = list(progress_bar(args, convert(args.set_name, data_dir_of(args), args.limit, args.seed),

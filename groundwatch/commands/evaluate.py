@@ -12,7 +12,7 @@ from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -70,12 +70,12 @@ def _config(args):
 
 
 def run(args) -> int:
-    from evaluation.calibrate import parse_target
-    from evaluation.dataset import read_labelled
-    from evaluation.combiner_fit import feature_names
-    from evaluation.guard_variants import parse_guards
-    from evaluation.windows import parse_grid
-    from scorers.errors import InvalidResponse, ModelLoadError
+    from groundwatch.evaluation.calibrate import parse_target
+    from groundwatch.evaluation.dataset import read_labelled
+    from groundwatch.evaluation.combiner_fit import feature_names
+    from groundwatch.evaluation.guard_variants import parse_guards
+    from groundwatch.evaluation.windows import parse_grid
+    from groundwatch.scorers.errors import InvalidResponse, ModelLoadError
 
     if not args.input and not args.probes:
         return fail("give --input (labelled JSONL) and/or --probes (probe JSONL)")
@@ -103,9 +103,9 @@ def run(args) -> int:
             scorer = build_scorer(settings)
         except ModelLoadError as exc:
             return fail(str(exc))
-    from evaluation.combiner_choice import comparison_combiner, scores_model
-    from evaluation.session import Options, labelled_section, probe_section
-    from scorers.combiner import CombinerError
+    from groundwatch.evaluation.combiner_choice import comparison_combiner, scores_model
+    from groundwatch.evaluation.session import Options, labelled_section, probe_section
+    from groundwatch.scorers.combiner import CombinerError
 
     model = scorer.model if scorer else scores_model(args.from_verdicts)
     try:

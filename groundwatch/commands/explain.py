@@ -6,8 +6,8 @@ import os
 import sys
 
 from groundwatch.commands.common import fail
-from reports.explain import render
-from scorers.jsonl import read_jsonl
+from groundwatch.reports.explain import render
+from groundwatch.scorers.jsonl import read_jsonl
 
 
 def register(sub) -> None:

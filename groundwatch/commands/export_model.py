@@ -19,8 +19,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from scorers.errors import ModelLoadError
-    from scorers.nli.onnx_export import export_checkpoint, parity
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.nli.onnx_export import export_checkpoint, parity
 
     if not (args.checkpoint / "config.json").exists():
         return fail(f"{args.checkpoint} has no config.json: not a Hugging Face checkpoint")

@@ -22,9 +22,9 @@ def register(sub) -> None:
 def run(args) -> int:
     from datetime import timezone
 
-    from export.forget import ForgetError, ForgetRequest, forget
-    from export.opensearch_client import connect
-    from scorers.times import parse_time
+    from groundwatch.export.forget import ForgetError, ForgetRequest, forget
+    from groundwatch.export.opensearch_client import connect
+    from groundwatch.scorers.times import parse_time
 
     before = None
     if args.before:

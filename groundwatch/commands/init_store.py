@@ -19,8 +19,8 @@ def register(sub) -> None:
 def run(args) -> int:
     from opensearchpy.exceptions import ConnectionError, TransportError
 
-    from export.opensearch_client import connect
-    from export.retention import StoreSetupError, init_store, min_index_age, sweep
+    from groundwatch.export.opensearch_client import connect
+    from groundwatch.export.retention import StoreSetupError, init_store, min_index_age, sweep
 
     section = opensearch_settings(args)
     if args.retention_months:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -27,27 +27,27 @@ def register(sub) -> None:
 
 
 def _records(args):
-    from reports.data import latest_per_request, selected
-    from reports.verdict_store import VerdictFilter
-    from scorers.times import parse_time
+    from groundwatch.reports.data import latest_per_request, selected
+    from groundwatch.reports.verdict_store import VerdictFilter
+    from groundwatch.scorers.times import parse_time
 
     f = VerdictFilter(parse_time(args.since, strict=True), parse_time(args.until, strict=True), args.app, None,
                       args.tenant)
     if args.verdicts:
-        from scorers.jsonl import read_jsonl
+        from groundwatch.scorers.jsonl import read_jsonl
 
         return latest_per_request(r for _, r in read_jsonl(args.verdicts) if selected(r, f))
-    from export.opensearch_client import connect
-    from reports.verdict_store import search
+    from groundwatch.export.opensearch_client import connect
+    from groundwatch.reports.verdict_store import search
 
     section = opensearch_settings(args)
     return latest_per_request(search(connect(section), section.alias, f))
 
 
 def run_export(args) -> int:
-    from reports.review import sample, write_review
-    from reports.review_form import render_form
-    from reports.verdict_store import VerdictStoreError
+    from groundwatch.reports.review import sample, write_review
+    from groundwatch.reports.review_form import render_form
+    from groundwatch.reports.verdict_store import VerdictStoreError
 
     if args.size < 1:
         return fail("--size must be at least 1")
@@ -68,8 +68,8 @@ def run_export(args) -> int:
 
 
 def run_import(args) -> int:
-    from reports.review import to_labelled
-    from scorers.jsonl import JsonlError, read_jsonl
+    from groundwatch.reports.review import to_labelled
+    from groundwatch.scorers.jsonl import JsonlError, read_jsonl
 
     try:
         imported = to_labelled(item for _, item in read_jsonl(args.reviewed))

@@ -9,7 +9,7 @@ from pathlib import Path
 from groundwatch.commands.common import fail
 from groundwatch.commands.convert import add_data_dir_arg, data_dir_of
 from groundwatch.commands.progress import add_progress_arg, progress_bar
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 DEFAULT_SETS = "wice-oracle,begin,qags"  # HaluEval answers are mostly bare names
 
@@ -29,8 +29,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from evaluation.converters import convert
-    from evaluation.probes import build_probes
+    from groundwatch.evaluation.converters import convert
+    from groundwatch.evaluation.probes import build_probes
 
     supported = []
     try:

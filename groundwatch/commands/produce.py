@@ -35,8 +35,8 @@ def request_key(line: bytes) -> bytes | None:
 def run(args) -> int:
     from confluent_kafka import Producer
 
-    from export.base import SinkUnavailable
-    from export.delivery import Record, produce_and_confirm, producer_config
+    from groundwatch.export.base import SinkUnavailable
+    from groundwatch.export.delivery import Record, produce_and_confirm, producer_config
 
     settings = settings_from(args)
     conf = settings.kafka.client_config()

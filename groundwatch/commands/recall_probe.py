@@ -7,7 +7,7 @@ import sys
 
 from groundwatch.commands.common import fail, opensearch_settings
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -49,7 +49,7 @@ def _ks(text: str) -> list[int]:
 
 
 def _retriever(args):
-    from recall_probe.factory import build_retriever
+    from groundwatch.recall_probe.factory import build_retriever
 
     section = opensearch_settings(args) if args.retriever == "opensearch" and args.index else None
     return build_retriever(args.retriever, url=args.url, opensearch=section, index=args.index, mode=args.mode,
@@ -57,10 +57,10 @@ def _retriever(args):
 
 
 def run(args) -> int:
-    from recall_probe.metrics import probe_registry, push, serve_until_scraped
-    from recall_probe.probe import run_probe
-    from recall_probe.probe_set import load_probes  # its ProbeSetError is a ValueError
-    from recall_probe.retrievers import RetrieverError
+    from groundwatch.recall_probe.metrics import probe_registry, push, serve_until_scraped
+    from groundwatch.recall_probe.probe import run_probe
+    from groundwatch.recall_probe.probe_set import load_probes  # its ProbeSetError is a ValueError
+    from groundwatch.recall_probe.retrievers import RetrieverError
 
     try:
         ks = _ks(args.k)

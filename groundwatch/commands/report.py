@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
@@ -23,8 +23,8 @@ def register(sub) -> None:
 
 
 def _filter(args):
-    from reports.verdict_store import VerdictFilter
-    from scorers.times import parse_time
+    from groundwatch.reports.verdict_store import VerdictFilter
+    from groundwatch.scorers.times import parse_time
 
     return VerdictFilter(parse_time(args.since, strict=True), parse_time(args.until, strict=True), args.app,
                          args.model_filter, args.tenant)
@@ -32,21 +32,21 @@ def _filter(args):
 
 def _records(args, f):
     if args.verdicts:
-        from scorers.jsonl import read_jsonl
+        from groundwatch.scorers.jsonl import read_jsonl
 
         return [record for _, record in read_jsonl(args.verdicts)]
-    from export.opensearch_client import connect
-    from reports.verdict_store import search
+    from groundwatch.export.opensearch_client import connect
+    from groundwatch.reports.verdict_store import search
 
     section = opensearch_settings(args)
     return list(search(connect(section), section.alias, f))
 
 
 def run(args) -> int:
-    from reports.data import build_report
-    from reports.html import render_html
-    from reports.summary import rates_table
-    from reports.verdict_store import VerdictStoreError
+    from groundwatch.reports.data import build_report
+    from groundwatch.reports.html import render_html
+    from groundwatch.reports.summary import rates_table
+    from groundwatch.reports.verdict_store import VerdictStoreError
 
     try:
         f = _filter(args)

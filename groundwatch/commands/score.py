@@ -7,10 +7,10 @@ import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from reports.summary import Summary
-from scorers.errors import InvalidResponse, ModelLoadError, ScoringError
-from scorers.files import output_path
-from scorers.records import ResponseVerdict
+from groundwatch.reports.summary import Summary
+from groundwatch.scorers.errors import InvalidResponse, ModelLoadError, ScoringError
+from groundwatch.scorers.files import output_path
+from groundwatch.scorers.records import ResponseVerdict
 
 
 def register(sub) -> None:
@@ -43,7 +43,7 @@ def run(args) -> int:
     except ModelLoadError as exc:
         return fail(str(exc))
     summary = Summary()
-    from scorers.redaction import Redactor
+    from groundwatch.scorers.redaction import Redactor
 
     redactor = Redactor.from_settings(settings.redaction)  # the verdicts file stores text too
     with open(output_path(args.output), "w", encoding="utf-8") as out, \

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from config.logs import configure, get_logger
+from groundwatch.config.logs import configure, get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 
 
@@ -21,12 +21,12 @@ def register(sub) -> None:
 def run(args) -> int:
     import uvicorn
 
-    from export.metric_labels import LabelPolicy
-    from export.metrics import Metrics
-    from scorers.errors import ModelLoadError
-    from serve.app import create_app
-    from serve.publish import build_publisher
-    from serve.service import CheckService
+    from groundwatch.export.metric_labels import LabelPolicy
+    from groundwatch.export.metrics import Metrics
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.serve.app import create_app
+    from groundwatch.serve.publish import build_publisher
+    from groundwatch.serve.service import CheckService
 
     settings = settings_from(args)
     updates = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
@@ -48,7 +48,7 @@ def run(args) -> int:
     metrics.set_model(scorer.backend.provider, scorer.backend.precision, scorer.model,
                       getattr(scorer.backend, "fallback", "none"))
     if scorer.policy is not None:
-        from config.policy import ACTIONS
+        from groundwatch.config.policy import ACTIONS
 
         metrics.start_actions_at_zero(ACTIONS, scorer.policy.rule_names + ["on_timeout", "on_error"])
     publisher = build_publisher(settings, metrics) if settings.serve.publish else None

@@ -21,9 +21,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from export.opensearch_client import connect
-    from reports.trace import VerdictNotFound, trace, trace_claim, trace_passage
-    from reports.verdict_store import VerdictStoreError
+    from groundwatch.export.opensearch_client import connect
+    from groundwatch.reports.trace import VerdictNotFound, trace, trace_claim, trace_passage
+    from groundwatch.reports.verdict_store import VerdictStoreError
 
     given = [x for x in (args.request_id, args.claim, args.passage_id) if x]
     if len(given) != 1:

@@ -18,7 +18,7 @@ import time
 import uuid
 from collections import Counter
 
-from consumer.dead_letters import dead_letter_key, latest_per_key, source_coordinates
+from groundwatch.consumer.dead_letters import dead_letter_key, latest_per_key, source_coordinates
 from infra.faults.workload import Message
 
 TRUNCATED, ORIGINAL_SIZE, ORIGINAL_SHA256 = "groundwatch.truncated", "groundwatch.original_size", \

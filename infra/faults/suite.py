@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from consumer.dead_letters import TOPIC_CONFIG
+from groundwatch.consumer.dead_letters import TOPIC_CONFIG
 from infra.faults.census import census, committed, document_request_ids, read_dead_letters
 from infra.faults.chaos import ConsumerProcess, StallingProxy, freeze
 from infra.faults.workload import Producer, make_messages

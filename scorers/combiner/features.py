@@ -17,9 +17,9 @@ import math
 import re
 from typing import Mapping, Sequence
 
-from scorers.numbers import passage_quantities, quantities
-from scorers.records import Check, Evidence
-from scorers.text import content_words, tokens
+from groundwatch.scorers.numbers import passage_quantities, quantities
+from groundwatch.scorers.records import Check, Evidence
+from groundwatch.scorers.text import content_words, tokens
 
 # Free checks (scorers/checks.py) and guards (scorers/guards/): failed_<name> is 1 when the check ran and
 # failed, passed_<name> when it ran and passed; both 0 when it did not apply.

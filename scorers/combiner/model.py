@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from scorers.combiner.features import FEATURES
-from scorers.errors import ModelLoadError
+from groundwatch.scorers.combiner.features import FEATURES
+from groundwatch.scorers.errors import ModelLoadError
 
 COMBINER_VERSION = 1
 FILE_NAME = "combiner.json"

@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from scorers.guards.evidence import EvidenceSentence, align
-from scorers.guards.lemmas import analyse
-from scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
-from scorers.guards.quantities import Quantity, factor, format_value, read
-from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+from groundwatch.scorers.guards.evidence import EvidenceSentence, align
+from groundwatch.scorers.guards.lemmas import analyse
+from groundwatch.scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
+from groundwatch.scorers.guards.quantities import Quantity, factor, format_value, read
+from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
 
 NAME = "arithmetic"
 FLAG = "arithmetic_mismatch"

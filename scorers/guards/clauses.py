@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
-from scorers.guards.lexicon import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, CLAUSE_BREAKS,
+from groundwatch.scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
+from groundwatch.scorers.guards.lexicon import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, CLAUSE_BREAKS,
                                     NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION, SCOPE_WORDS,
                                     SUBORDINATORS)
 

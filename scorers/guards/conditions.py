@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorers.guards.clauses import Clause, clauses_of
-from scorers.guards.evidence import EvidenceSentence, align
-from scorers.guards.lemmas import Token, analyse
-from scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
+from groundwatch.scorers.guards.clauses import Clause, clauses_of
+from groundwatch.scorers.guards.evidence import EvidenceSentence, align
+from groundwatch.scorers.guards.lemmas import Token, analyse
+from groundwatch.scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
                                     MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
                                     WEAK_MODALS)
-from scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
+from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 
 NAME = "dropped_condition"
 FLAG = "dropped_condition"

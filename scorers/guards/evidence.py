@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Protocol
 
-from scorers.guards.lemmas import Analysed, analyse, matched
-from scorers.sentences import sentence_spans
+from groundwatch.scorers.guards.lemmas import Analysed, analyse, matched
+from groundwatch.scorers.sentences import sentence_spans
 
 
 class ChunkLike(Protocol):

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from scorers.guards.lexicon import ANTONYMS, NEGATING_PREFIXES, SYNONYMS
-from scorers.numbers import NUMBER_WORDS
-from scorers.text import STOPWORDS
+from groundwatch.scorers.guards.lexicon import ANTONYMS, NEGATING_PREFIXES, SYNONYMS
+from groundwatch.scorers.numbers import NUMBER_WORDS
+from groundwatch.scorers.text import STOPWORDS
 
 # Function words whose table lemma is wrong or missing for our purpose ("does" -> "doe", "ca" of "can't").
 _OVERRIDES = {"does": "do", "doesn": "do", "ca": "can", "wo": "will", "sha": "shall", "n't": "not", "cannot": "can",

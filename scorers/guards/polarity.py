@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorers.guards.clauses import Clause, clauses_of
-from scorers.guards.evidence import EvidenceSentence, align
-from scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
-from scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
+from groundwatch.scorers.guards.clauses import Clause, clauses_of
+from groundwatch.scorers.guards.evidence import EvidenceSentence, align
+from groundwatch.scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
+from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
                                     SCOPE_WORDS)
-from scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
-from scorers.guards.sameness import same_thing
+from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+from groundwatch.scorers.guards.sameness import same_thing
 
 NAME = "polarity"
 FLAG = "polarity_mismatch"

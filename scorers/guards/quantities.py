@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scorers.guards.lemmas import Token, analyse
-from scorers.guards.lexicon import HEDGES
-from scorers.numbers import NUMBER_WORDS, _dates
+from groundwatch.scorers.guards.lemmas import Token, analyse
+from groundwatch.scorers.guards.lexicon import HEDGES
+from groundwatch.scorers.numbers import NUMBER_WORDS, _dates
 
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "usd": "usd", "eur": "eur", "gbp": "gbp", "dollar": "usd",
              "euro": "eur", "pound": "gbp"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scorers.guards.evidence import EvidenceSentence
+from groundwatch.scorers.guards.evidence import EvidenceSentence
 
 CONTRADICTED = "CONTRADICTED"
 NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"

@@ -9,9 +9,9 @@ and "The Team plan costs $12" share only "Team plan": not the same thing.
 
 from __future__ import annotations
 
-from scorers.facts import sentence_facts
-from scorers.guards.lemmas import analyse, matched
-from scorers.sentences import sentence_spans
+from groundwatch.scorers.facts import sentence_facts
+from groundwatch.scorers.guards.lemmas import analyse, matched
+from groundwatch.scorers.sentences import sentence_spans
 
 
 def shared_key(a: str, b: str) -> str | None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from scorers.guards import arithmetic, conditions, polarity
-from scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
-from scorers.guards.result import GuardResult
-from scorers.numbers import passage_quantities, present, quantities
-from scorers.records import Check
+from groundwatch.scorers.guards import arithmetic, conditions, polarity
+from groundwatch.scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
+from groundwatch.scorers.guards.result import GuardResult
+from groundwatch.scorers.numbers import passage_quantities, present, quantities
+from groundwatch.scorers.records import Check
 
 
 class Switches(Protocol):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorers.errors import ModelLoadError
-from scorers.nli.encoding import Pair, PairEncoder, PairEncoding
-from scorers.records import NLIScores
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.encoding import Pair, PairEncoder, PairEncoding
+from groundwatch.scorers.records import NLIScores
 
 
 def read_label_order(model_dir: Path) -> dict[str, int]:

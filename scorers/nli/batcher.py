@@ -22,9 +22,9 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from scorers.nli.base import NLIBackend
-from scorers.nli.encoding import Pair, PairEncoding
-from scorers.records import NLIScores
+from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.encoding import Pair, PairEncoding
+from groundwatch.scorers.records import NLIScores
 
 
 @dataclass

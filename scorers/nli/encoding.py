@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorers.errors import ModelLoadError
+from groundwatch.scorers.errors import ModelLoadError
 
 Pair = tuple[str, str]  # (premise, hypothesis)
 

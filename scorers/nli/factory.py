@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorers.errors import ModelLoadError
-from scorers.nli.base import NLIBackend
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.base import NLIBackend
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8-weights"
 
@@ -16,17 +16,17 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
     if not path.exists():
         raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
     if backend == "onnx":
-        from scorers.nli.onnx_backend import OnnxBackend
-        from scorers.nli.ort_builds import require_single_build
+        from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+        from groundwatch.scorers.nli.ort_builds import require_single_build
 
         require_single_build()  # [cpu] xor [gpu]: two builds share one module
         return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads)
     if backend == "torch":
-        from scorers.nli.torch_backend import TorchBackend
+        from groundwatch.scorers.nli.torch_backend import TorchBackend
 
         return TorchBackend(path, max_length=max_length)
     if backend == "fake":  # deterministic word overlap, no inference: delivery tests and benchmarks
-        from scorers.nli.fake_backend import FakeBackend
+        from groundwatch.scorers.nli.fake_backend import FakeBackend
 
         return FakeBackend(path, max_length=max_length)
     raise ModelLoadError(f"unknown backend {backend!r}: expected 'onnx', 'torch' or 'fake'")

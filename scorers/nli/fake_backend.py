@@ -12,9 +12,9 @@ import re
 
 import numpy as np
 
-from scorers.nli.base import NLIBackend
-from scorers.nli.encoding import Pair, PairEncoding
-from scorers.records import NLIScores
+from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.encoding import Pair, PairEncoding
+from groundwatch.scorers.records import NLIScores
 
 _WORD = re.compile(r"\w+")
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from config.logs import get_logger
-from scorers.errors import ModelLoadError
-from scorers.nli.base import NLIBackend
-from scorers.nli.encoding import PairEncoding
-from scorers.nli.quantize import INT8_COMPUTE
+from groundwatch.config.logs import get_logger
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.quantize import INT8_COMPUTE
 
 log = get_logger(__name__)
 CUDA = "CUDAExecutionProvider"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scorers.nli import quantize
-from scorers.nli.base import read_label_order, softmax
+from groundwatch.scorers.nli import quantize
+from groundwatch.scorers.nli.base import read_label_order, softmax
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
@@ -121,7 +121,7 @@ def parity(checkpoint: Path, onnx_dir: Path, pairs: list[tuple[str, str]] | None
     import torch
     from transformers import AutoModelForSequenceClassification
 
-    from scorers.nli.onnx_backend import OnnxBackend
+    from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 
     pairs = pairs or PARITY_PAIRS
     backend = OnnxBackend(Path(onnx_dir), providers="cpu")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from importlib import metadata
 
-from scorers.errors import ModelLoadError
+from groundwatch.scorers.errors import ModelLoadError
 
 BUILDS = ("onnxruntime", "onnxruntime-gpu", "onnxruntime-directml", "onnxruntime-openvino",
           "onnxruntime-qnn", "onnxruntime-rocm", "onnxruntime-training")

@@ -14,9 +14,9 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 
-from scorers.nli.base import NLIBackend, Pair
-from scorers.nli.batcher import DynamicBatcher
-from scorers.records import NLIScores
+from groundwatch.scorers.nli.base import NLIBackend, Pair
+from groundwatch.scorers.nli.batcher import DynamicBatcher
+from groundwatch.scorers.records import NLIScores
 
 
 def _key(version: str, premise: str, claim: str) -> tuple[str, str, str]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scorers.nli.base import NLIBackend
-from scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.encoding import PairEncoding
 
 
 class TorchBackend(NLIBackend):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from export.metric_names import METRIC_NAMES
+from groundwatch.export.metric_names import METRIC_NAMES
 from tests.helm.conftest import CHART
 
 RULES = CHART / "files" / "alerts.yaml"
@@ -60,7 +60,7 @@ def test_rules_only_query_exported_metrics() -> None:
 
 def test_promql_wilson_intervals_match_the_offline_report() -> None:
     """The bounds alerts_test.yaml expects from the recording rules are reports/rates.py's wilson."""
-    from reports.rates import wilson
+    from groundwatch.reports.rates import wilson
 
     expected = {round(x, 4) for x in (*wilson(90, 100), *wilson(30, 120))}
     case = next(t for t in yaml.safe_load(RULE_TESTS.read_text())["tests"] if t["name"] == "wilson intervals from the counts")

@@ -176,7 +176,7 @@ def test_dashboards_and_opensearch_files_are_shipped(render) -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_env_var_is_a_known_setting(render, profile: str) -> None:
     # The app ignores unknown GROUNDWATCH_* variables, so a typo here would pass silently.
-    from config.settings import Settings
+    from groundwatch.config.settings import Settings
 
     manifests = render(profile)
     containers = [m["spec"]["template"]["spec"]["containers"][0] for m in manifests if m["kind"] == "Deployment"]

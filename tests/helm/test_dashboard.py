@@ -8,7 +8,7 @@ import subprocess
 
 import yaml
 
-from export.metric_names import METRIC_NAMES
+from groundwatch.export.metric_names import METRIC_NAMES
 from tests.helm.conftest import CHART
 
 DASHBOARD = CHART / "dashboards" / "groundwatch.json"

@@ -39,8 +39,8 @@ def test_ism_policy_deletes_verdict_indices_after_retention() -> None:
 
 
 def test_shipped_ism_policy_is_the_one_the_job_installs() -> None:
-    from config.settings import OpenSearchSettings
-    from export.retention import ism_policy
+    from groundwatch.config.settings import OpenSearchSettings
+    from groundwatch.export.retention import ism_policy
 
     shipped = json.loads((FILES / "ism-policy.json").read_text())["policy"]
     installed = ism_policy(OpenSearchSettings())["policy"]

@@ -17,14 +17,14 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from opensearchpy import OpenSearch
 
-from config.scorer import ScorerConfig
-from config.settings import Settings
-from consumer.batch import Batch
-from consumer.dead_letters import TOPIC_CONFIG as DEAD_LETTER_TOPIC
-from consumer.wiring import Job, build_job
-from export.metrics import Metrics
-from export.metrics_server import Health
-from scorers.pipeline import Scorer
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.settings import Settings
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.dead_letters import TOPIC_CONFIG as DEAD_LETTER_TOPIC
+from groundwatch.consumer.wiring import Job, build_job
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics_server import Health
+from groundwatch.scorers.pipeline import Scorer
 
 SESSION_TIMEOUT_MS = 6000  # Tansu makes a group join wait about half of this
 

@@ -9,7 +9,7 @@ import pytest
 from opensearchpy import OpenSearch
 from opensearchpy.helpers import bulk
 
-from audit.documents import read_jsonl, read_opensearch
+from groundwatch.audit.documents import read_jsonl, read_opensearch
 from groundwatch.cli import main
 from tests.unit.audit_truth import CORPORA
 

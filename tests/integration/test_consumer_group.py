@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from export.metrics_server import MetricsServer
+from groundwatch.export.metrics_server import MetricsServer
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, produce, produce_responses,
     response, settings_for, wait_until,

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from export.metrics_server import MetricsServer
+from groundwatch.export.metrics_server import MetricsServer
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, produce_responses, read_topic, settings_for,
     wait_until,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from export.opensearch_sink import OpenSearchSink
-from reports.verdict_store import find_by_request_id
+from groundwatch.export.opensearch_sink import OpenSearchSink
+from groundwatch.reports.verdict_store import find_by_request_id
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce_responses,
     read_topic, settings_for, wait_until,

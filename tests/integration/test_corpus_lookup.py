@@ -9,12 +9,12 @@ import uuid
 import pytest
 from opensearchpy import OpenSearch
 
-from config.corpus import CorpusSettings
-from config.scorer import ScorerConfig
-from config.settings import OpenSearchSettings
-from export.metrics import Metrics
-from recall_probe.corpus import build_corpus
-from scorers.schema import parse_response
+from groundwatch.config.corpus import CorpusSettings
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.metrics import Metrics
+from groundwatch.recall_probe.corpus import build_corpus
+from groundwatch.scorers.schema import parse_response
 
 pytestmark = pytest.mark.integration
 
@@ -28,7 +28,7 @@ KB = {
 
 @pytest.fixture(scope="module")
 def scorer_factory():
-    from scorers.pipeline import Scorer
+    from groundwatch.scorers.pipeline import Scorer
 
     made = []
 
@@ -43,7 +43,7 @@ def scorer_factory():
 
 
 def _backend():
-    from scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import load_backend
 
     return load_backend(None, "onnx", "cpu", 256, 1)
 

@@ -11,13 +11,13 @@ import pytest
 import structlog
 from opensearchpy import OpenSearch
 
-from config.redaction import RedactionSettings
-from config.scorer import ScorerConfig
-from config.settings import OpenSearchSettings
-from export.opensearch_sink import OpenSearchSink
+from groundwatch.config.redaction import RedactionSettings
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.opensearch_sink import OpenSearchSink
 from groundwatch.cli import main
-from scorers.redaction import Redactor
-from scorers.schema import parse_response
+from groundwatch.scorers.redaction import Redactor
+from groundwatch.scorers.schema import parse_response
 from tests.integration.verdict_factory import response_verdict
 
 pytestmark = pytest.mark.integration
@@ -76,7 +76,7 @@ PII = ["jane.doe@example.com", "+44 20 7946 0958", "4111 1111 1111 1111", "GB82 
 
 def test_nothing_matching_a_redaction_rule_reaches_the_store_or_the_logs(opensearch_url: str, tiny_onnx,
                                                                           capsys, caplog) -> None:
-    from config.logs import configure
+    from groundwatch.config.logs import configure
 
     caplog.set_level(logging.DEBUG)
     configure("json", "debug")  # every event, as production writes it
@@ -87,7 +87,7 @@ def test_nothing_matching_a_redaction_rule_reaches_the_store_or_the_logs(opensea
 
 
 def _score_and_store(opensearch_url: str, tiny_onnx, capsys, caplog) -> None:
-    from scorers.pipeline import Scorer
+    from groundwatch.scorers.pipeline import Scorer
 
     response = parse_response({
         "request_id": "r-pii", "timestamp": "2026-02-01T10:00:00Z",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from groundwatch.cli import main
-from reports.rates import icc_anova, wilson
+from groundwatch.reports.rates import icc_anova, wilson
 from tests.integration.png_pixels import pixels
 from tests.integration.verdict_factory import verdict_dict
 

@@ -78,8 +78,8 @@ def test_label_export_reads_the_verdict_store(opensearch_url: str, tmp_path: Pat
 
     from opensearchpy import OpenSearch
 
-    from config.settings import OpenSearchSettings
-    from export.opensearch_sink import OpenSearchSink
+    from groundwatch.config.settings import OpenSearchSettings
+    from groundwatch.export.opensearch_sink import OpenSearchSink
     from tests.integration.verdict_factory import response_verdict
 
     name = f"gw-label-{uuid.uuid4().hex[:8]}"

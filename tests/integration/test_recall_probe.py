@@ -25,9 +25,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from groundwatch.cli import main
 from infra.server import free_port
-from recall_probe.probe import run_probe
-from recall_probe.probe_set import load_probes
-from recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25
+from groundwatch.recall_probe.probe import run_probe
+from groundwatch.recall_probe.probe_set import load_probes
+from groundwatch.recall_probe.retrievers import Hybrid, HttpRetriever, OpenSearchBM25
 
 pytestmark = pytest.mark.integration
 
@@ -104,7 +104,7 @@ def corpus_index(opensearch_url: str) -> str:
 
 @pytest.fixture(scope="module")
 def embedder():
-    from scorers.retrieval import Embedder
+    from groundwatch.scorers.retrieval import Embedder
 
     return Embedder()
 

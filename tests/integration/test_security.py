@@ -23,9 +23,9 @@ import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from config.settings import KafkaSettings, OpenSearchSettings
-from consumer.preflight import PreflightError, check_kafka, check_opensearch
-from export.opensearch_client import connect
+from groundwatch.config.settings import KafkaSettings, OpenSearchSettings
+from groundwatch.consumer.preflight import PreflightError, check_kafka, check_opensearch
+from groundwatch.export.opensearch_client import connect
 from infra.secure_proxy import HttpsBasicAuthProxy, KafkaSaslProxy, server_context
 from infra.server import MissingBinary, free_port
 from infra.stack import start_tansu

@@ -9,10 +9,10 @@ from datetime import datetime, timezone
 import pytest
 from opensearchpy import OpenSearch
 
-from config.settings import OpenSearchSettings
-from export.metrics import Metrics
-from export.opensearch_sink import OpenSearchSink
-from export.retention import RetentionKeeper
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.opensearch_sink import OpenSearchSink
+from groundwatch.export.retention import RetentionKeeper
 from groundwatch.cli import main
 from tests.integration.verdict_factory import response_verdict
 

@@ -57,9 +57,9 @@ def test_trace_reports_a_missing_alias_and_an_unreachable_server(opensearch_url:
 
 
 def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
-    from config.settings import OpenSearchSettings
-    from export.opensearch_sink import OpenSearchSink
-    from reports.verdict_store import find_by_request_id
+    from groundwatch.config.settings import OpenSearchSettings
+    from groundwatch.export.opensearch_sink import OpenSearchSink
+    from groundwatch.reports.verdict_store import find_by_request_id
 
     name = f"gw-sink-trace-{uuid.uuid4().hex[:8]}"
     sink = OpenSearchSink(OpenSearchSettings(url=opensearch_url, alias=name, index_prefix=name,
@@ -81,11 +81,11 @@ def test_trace_finds_what_the_sink_wrote(opensearch_url: str, capsys) -> None:
 def test_versioned_scorers_coexist_a_replay_overwrites_and_trace_shows_every_version(
         opensearch_url: str, tiny_onnx, capsys) -> None:
     """Two real scorers (thresholds differ) write beside each other; the same scorer again overwrites."""
-    from config.scorer import ScorerConfig
-    from config.settings import OpenSearchSettings
-    from export.opensearch_sink import OpenSearchSink
-    from scorers.pipeline import Scorer
-    from scorers.schema import parse_response
+    from groundwatch.config.scorer import ScorerConfig
+    from groundwatch.config.settings import OpenSearchSettings
+    from groundwatch.export.opensearch_sink import OpenSearchSink
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.schema import parse_response
 
     response = parse_response({"request_id": "Req-v", "timestamp": "2025-02-01T10:00:00Z",
                                "answer": "Orders ship within 2 business days.",

@@ -3,7 +3,7 @@ so they have exactly the stored shape."""
 
 from __future__ import annotations
 
-from scorers.records import (
+from groundwatch.scorers.records import (
     Check, ClaimVerdict, Evidence, ResponseSummary, ResponseVerdict, Verdict,
 )
 

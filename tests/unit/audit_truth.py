@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from audit.documents import read_jsonl
-from scorers.nli.factory import DEFAULT_MODEL_DIR
+from groundwatch.audit.documents import read_jsonl
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 
 CORPORA = Path(__file__).resolve().parents[1] / "data" / "corpora"
 SHIPPED = DEFAULT_MODEL_DIR

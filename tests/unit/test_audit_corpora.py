@@ -7,7 +7,7 @@ in test_audit_shipped_model.py.
 
 import pytest
 
-from audit.audit import AuditConfig, audit_corpus
+from groundwatch.audit.audit import AuditConfig, audit_corpus
 from tests.unit.audit_truth import documents, issue_found, matching_conflict, truth
 
 CONFIG = AuditConfig(progress=False, chunk_size=7)  # small chunks: the streaming path is exercised

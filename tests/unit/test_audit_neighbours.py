@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from audit.minhash import LSH, MinHasher, jaccard, shingles, similarity
-from audit.neighbours import NeighbourIndex
+from groundwatch.audit.minhash import LSH, MinHasher, jaccard, shingles, similarity
+from groundwatch.audit.neighbours import NeighbourIndex
 
 
 def clustered(n_clusters=40, per=5, dim=384, seed=0):

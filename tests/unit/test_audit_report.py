@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from audit.audit import AuditConfig, audit_corpus
-from audit.html import render_html
-from audit.report import REPORT_SCHEMA, to_dict, to_text
+from groundwatch.audit.audit import AuditConfig, audit_corpus
+from groundwatch.audit.html import render_html
+from groundwatch.audit.report import REPORT_SCHEMA, to_dict, to_text
 from groundwatch.cli import main
 from tests.unit.audit_truth import CORPORA, documents, truth
 
@@ -81,8 +81,8 @@ def test_cli_without_a_model_suggests_no_nli(tmp_path, capsys):
 
 
 def test_faiss_index_finds_the_same_candidates_as_exact_search(tiny_onnx):
-    from config.scorer import ScorerConfig
-    from scorers.pipeline import Scorer
+    from groundwatch.config.scorer import ScorerConfig
+    from groundwatch.scorers.pipeline import Scorer
 
     scorer = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx)))
     try:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from audit.score import Charge, consistency, parse_weights
+from groundwatch.audit.score import Charge, consistency, parse_weights
 
 DOCS = [f"d{i}" for i in range(10)]
 

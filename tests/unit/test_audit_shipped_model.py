@@ -5,9 +5,9 @@ Skipped only while the shipped model (scorers/nli/factory.py DEFAULT_MODEL_DIR) 
 
 import pytest
 
-from audit.audit import AuditConfig, audit_corpus
-from config.scorer import ScorerConfig
-from scorers.pipeline import Scorer
+from groundwatch.audit.audit import AuditConfig, audit_corpus
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.pipeline import Scorer
 from tests.unit.audit_truth import SHIPPED, documents, matching_conflict, truth
 
 pytestmark = pytest.mark.skipif(not (SHIPPED / "model.onnx").exists(),

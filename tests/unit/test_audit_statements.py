@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from audit.documents import CorpusError, Document, batches, read_jsonl
-from scorers.times import parse_time as parse_date
-from audit.statements import statements_of
-from audit.store import StatementStore
+from groundwatch.audit.documents import CorpusError, Document, batches, read_jsonl
+from groundwatch.scorers.times import parse_time as parse_date
+from groundwatch.audit.statements import statements_of
+from groundwatch.audit.store import StatementStore
 
 TEXT = """Refund policy
 

@@ -1,8 +1,8 @@
 import pytest
 
-from scorers.checks import cited_ids_for, citation_check, number_check, quote_check, run_checks
-from scorers.numbers import passage_quantities, quantities
-from scorers.schema import Citation, Passage
+from groundwatch.scorers.checks import cited_ids_for, citation_check, number_check, quote_check, run_checks
+from groundwatch.scorers.numbers import passage_quantities, quantities
+from groundwatch.scorers.schema import Citation, Passage
 
 P = [Passage(id="p1", text="Refunds are available within thirty days of purchase. The fee is 1,000 USD."),
      Passage(id="p2", text="The policy took effect on 5 January 2026. Late fees are 5 percent."),

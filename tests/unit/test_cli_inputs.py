@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from groundwatch.cli import main
-from scorers.jsonl import JsonlError, read_jsonl
+from groundwatch.scorers.jsonl import JsonlError, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {"request_id": "r1", "answer": "Refunds take 30 days.", "passages": [{"id": "p1", "text": "Refunds take 30 days."}]}
@@ -21,11 +21,11 @@ def no_model(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a model was loaded before the input was checked")
 
-    import evaluation.bench.runner
-    import scorers.pipeline
+    import groundwatch.evaluation.bench.runner as bench_runner
+    import groundwatch.scorers.pipeline as pipeline
 
-    monkeypatch.setattr(scorers.pipeline.Scorer, "from_config", classmethod(refuse))
-    monkeypatch.setattr(evaluation.bench.runner, "run_bench", refuse)
+    monkeypatch.setattr(pipeline.Scorer, "from_config", classmethod(refuse))
+    monkeypatch.setattr(bench_runner, "run_bench", refuse)
 
 
 def _jsonl(path: Path, *records) -> Path:

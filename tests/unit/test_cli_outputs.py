@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from groundwatch.cli import main
-from scorers.files import output_path
+from groundwatch.scorers.files import output_path
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "responses.jsonl"

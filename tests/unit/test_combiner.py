@@ -6,15 +6,15 @@ import random
 import numpy as np
 import pytest
 
-from config.scorer import ScorerConfig
-from evaluation.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
-from evaluation.dataset import Labelled
-from evaluation.scored import Scored, StoredClaim, Variant, claim_decision, predict
-from scorers.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner
-from scorers.decide import decide
-from scorers.records import Check, Evidence, Verdict
-from scorers.schema import parse_response
-from scorers.thresholds import Thresholds
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, claim_decision, predict
+from groundwatch.scorers.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.records import Check, Evidence, Verdict
+from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.thresholds import Thresholds
 
 THRESHOLDS = Thresholds(0.65, 0.90)
 CLAIM = "Alpha beta gamma delta"
@@ -110,7 +110,7 @@ def test_loading_for_another_model_is_refused_with_the_refit_command(fitted, tmp
 
 
 def test_the_scorer_refuses_a_combiner_of_another_model(tiny_onnx, tmp_path):
-    from scorers.pipeline import Scorer
+    from groundwatch.scorers.pipeline import Scorer
 
     path = tmp_path / "combiner.json"
     constant(3.0, model="nli-minilm-int8@ffffffffffff").save(path)
@@ -138,8 +138,8 @@ def test_contradiction_is_decided_before_the_combiner():
 
 def test_the_live_pipeline_and_re_deciding_agree_under_the_combiner(tiny_onnx, tmp_path):
     """The pipeline computes the features from candidates, re-deciding from stored records: same verdicts."""
-    from evaluation.scored import score_all
-    from scorers.pipeline import Scorer
+    from groundwatch.evaluation.scored import score_all
+    from groundwatch.scorers.pipeline import Scorer
 
     records = [
         {"request_id": "a", "answer": "Refunds are available within 30 days. The fee is five percent.",

@@ -8,16 +8,16 @@ from datetime import datetime, timezone
 import pytest
 from confluent_kafka import KafkaError, KafkaException, Message, Producer
 
-from consumer.batch import Batch, Scored
-from consumer.checkpoint import Checkpoint, Sinks
-from consumer.dead_letters import (
+from groundwatch.consumer.batch import Batch, Scored
+from groundwatch.consumer.checkpoint import Checkpoint, Sinks
+from groundwatch.consumer.dead_letters import (
     ORIGINAL_SHA256, ORIGINAL_SIZE, RECORD_OVERHEAD, TRUNCATED, DeadLetter, DeadLetterWriter, dead_letter_record,
 )
-from export.base import ItemFailure, SinkError, SinkUnavailable
-from export.delivery import DEFAULT_MESSAGE_MAX_BYTES, Record, produce_and_confirm
-from export.metrics import Metrics
-from export.opensearch_sink import OpenSearchSink
-from scorers.records import Verdict
+from groundwatch.export.base import ItemFailure, SinkError, SinkUnavailable
+from groundwatch.export.delivery import DEFAULT_MESSAGE_MAX_BYTES, Record, produce_and_confirm
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.opensearch_sink import OpenSearchSink
+from groundwatch.scorers.records import Verdict
 from tests.unit.verdicts import claim, verdict
 
 MAX_RECORD_BYTES = 1_000_000  # scorer.max_record_bytes default
@@ -199,7 +199,7 @@ class _Client:
 
 
 def test_a_bulk_refused_whole_for_one_document_is_split_down_to_that_document():
-    from config.settings import OpenSearchSettings
+    from groundwatch.config.settings import OpenSearchSettings
 
     client = _Client()
     sink = OpenSearchSink(OpenSearchSettings(), client=client)

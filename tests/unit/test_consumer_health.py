@@ -12,19 +12,19 @@ import urllib.request
 import pytest
 from confluent_kafka import Message, TopicPartition
 
-from config.scorer import ScorerConfig
-from config.settings import Settings
-from consumer.app import StreamApp
-from consumer.checkpoint import Sinks
-from consumer.dead_letters import DeadLetterWriter
-from consumer.shutdown import exit_after
-from export.base import SinkUnavailable
-from export.metrics import Metrics
-from export.metrics_server import Health, MetricsServer
-from scorers.errors import DeadlineExceeded
-from scorers.health import ScheduledCheck
-from scorers.pipeline import Scorer
-from scorers.records import Verdict
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.settings import Settings
+from groundwatch.consumer.app import StreamApp
+from groundwatch.consumer.checkpoint import Sinks
+from groundwatch.consumer.dead_letters import DeadLetterWriter
+from groundwatch.consumer.shutdown import exit_after
+from groundwatch.export.base import SinkUnavailable
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics_server import Health, MetricsServer
+from groundwatch.scorers.errors import DeadlineExceeded
+from groundwatch.scorers.health import ScheduledCheck
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.records import Verdict
 from tests.unit.test_consumer_checkpoint import FakeProducer, FakeSink
 from tests.unit.verdicts import claim, verdict
 

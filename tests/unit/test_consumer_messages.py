@@ -7,17 +7,17 @@ import json
 import pytest
 from confluent_kafka import Message
 
-from consumer.backoff import Backoff
-from consumer.batch import Batch
-from consumer.dead_letters import (
+from groundwatch.consumer.backoff import Backoff
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.dead_letters import (
     MAX_KEPT_KEY_BYTES, DeadLetter, dead_letter_key, dead_letter_record, latest_per_key,
 )
-from consumer.decode import DecodeError, Limits, decode
-from consumer.offsets import next_offsets
-from consumer.prepare import scoring_reason
-from export.metrics import DEAD_LETTER_REASONS
-from scorers.errors import ScoringError
-from scorers.schema import Response
+from groundwatch.consumer.decode import DecodeError, Limits, decode
+from groundwatch.consumer.offsets import next_offsets
+from groundwatch.consumer.prepare import scoring_reason
+from groundwatch.export.metrics import DEAD_LETTER_REASONS
+from groundwatch.scorers.errors import ScoringError
+from groundwatch.scorers.schema import Response
 
 GOOD = {"request_id": "r-1", "answer": "The sky is blue.", "passages": [{"id": "p1", "text": "The sky is blue."}]}
 LIMITS = Limits(max_bytes=2000, max_passages=3)

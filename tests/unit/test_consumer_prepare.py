@@ -6,12 +6,12 @@ import json
 
 from confluent_kafka import Message
 
-from consumer.batch import Batch
-from consumer.decode import Limits
-from consumer.prepare import prepare
-from export.metrics import Metrics
-from scorers.errors import DeadlineExceeded, ScoringError
-from scorers.records import Verdict
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.decode import Limits
+from groundwatch.consumer.prepare import prepare
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.scorers.records import Verdict
 from tests.unit.verdicts import claim, verdict
 
 

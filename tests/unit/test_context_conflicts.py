@@ -7,13 +7,13 @@ clean context is not flagged at all, needs the shipped NLI model.
 
 import pytest
 
-from config.scorer import ScorerConfig
-from scorers.chunking import Chunk
-from scorers.conflicts import ConflictFinder, value_mismatch
-from scorers.nli.factory import DEFAULT_MODEL_DIR
-from scorers.pipeline import Scorer
-from scorers.records import Verdict
-from scorers.schema import parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.conflicts import ConflictFinder, value_mismatch
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.records import Verdict
+from groundwatch.scorers.schema import parse_response
 
 SHIPPED = DEFAULT_MODEL_DIR
 needs_shipped_model = pytest.mark.skipif(not (SHIPPED / "model.onnx").exists(),

@@ -16,16 +16,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.scorer import ScorerConfig
-from consumer.batch import Batch
-from consumer.dead_letters import dead_letter_record
-from consumer.decode import DecodeError, Limits, decode
-from consumer.prepare import prepare
-from export.metrics import Metrics
-from export.opensearch_mapping import to_document
-from scorers.errors import InvalidResponse
-from scorers.pipeline import Scorer
-from scorers.schema import Response, parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.dead_letters import dead_letter_record
+from groundwatch.consumer.decode import DecodeError, Limits, decode
+from groundwatch.consumer.prepare import prepare
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.opensearch_mapping import to_document
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.schema import Response, parse_response
 
 LIMITS = Limits(max_bytes=20_000, max_passages=8)
 DECODE_REASONS = {"empty", "too_large", "not_json", "too_many_passages", "schema"}

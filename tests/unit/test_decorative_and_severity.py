@@ -1,7 +1,7 @@
 import pytest
 
-from scorers.decorative import decorative_reason
-from scorers.severity import severity
+from groundwatch.scorers.decorative import decorative_reason
+from groundwatch.scorers.severity import severity
 
 
 @pytest.mark.parametrize("sentence, reason", [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from config.scorer import ScorerConfig
+from groundwatch.config.scorer import ScorerConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 CALIBRATION = json.loads((ROOT / "scorers" / "calibration.json").read_text())["scorer"]

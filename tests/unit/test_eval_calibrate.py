@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from config.settings import load_settings
-from evaluation.calibrate import Target, choose, parse_target
-from evaluation.sweep import Row
+from groundwatch.config.settings import load_settings
+from groundwatch.evaluation.calibrate import Target, choose, parse_target
+from groundwatch.evaluation.sweep import Row
 from groundwatch.cli import main
-from scorers.thresholds import Thresholds
+from groundwatch.scorers.thresholds import Thresholds
 
 RECORDS = [
     {"request_id": f"r{i}", "answer": answer, "label": label, "passages": [{"id": "p1", "text": passage}]}

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.converters import CONVERTERS, convert, repo_data_dir
-from evaluation.passages import pack, unglue
+from groundwatch.evaluation.converters import CONVERTERS, convert, repo_data_dir
+from groundwatch.evaluation.passages import pack, unglue
 from groundwatch.cli import main
-from scorers.schema import parse_response
+from groundwatch.scorers.schema import parse_response
 
 DATA = Path(os.environ.get("GROUNDWATCH_DATA_DIR") or repo_data_dir())
 

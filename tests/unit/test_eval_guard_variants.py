@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.dataset import Labelled
-from evaluation.guard_variants import drop_check, guard_rows, guards_table, parse_guards, record_verdicts
-from evaluation.scored import Scored, StoredClaim, Variant
-from scorers.records import Check, Evidence, Verdict
-from scorers.schema import parse_response
-from scorers.thresholds import Thresholds
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.evaluation.guard_variants import drop_check, guard_rows, guards_table, parse_guards, record_verdicts
+from groundwatch.evaluation.scored import Scored, StoredClaim, Variant
+from groundwatch.scorers.records import Check, Evidence, Verdict
+from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.thresholds import Thresholds
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = Variant(Thresholds(0.65, 0.90, "static"))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evaluation.metrics import auroc, binary_metrics, bootstrap, confusion, rankdata, rates, three_way
+from groundwatch.evaluation.metrics import auroc, binary_metrics, bootstrap, confusion, rankdata, rates, three_way
 
 
 def test_confusion_counts_unsupported_as_positive():

@@ -3,7 +3,7 @@
 import random
 import re
 
-from evaluation.probes import (
+from groundwatch.evaluation.probes import (
     EDITS,
     build_probes,
     conjoin,

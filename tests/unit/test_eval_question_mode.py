@@ -1,9 +1,9 @@
 """evidence_mode "question": every claim gets the top chunks in the retriever's order."""
 
-from config.scorer import ScorerConfig
-from scorers.chunking import chunk_passages
-from scorers.retrieval import EvidenceIndex
-from scorers.schema import parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.chunking import chunk_passages
+from groundwatch.scorers.retrieval import EvidenceIndex
+from groundwatch.scorers.schema import parse_response
 
 RESPONSE = parse_response({
     "request_id": "q", "answer": "Refunds take 30 days.",

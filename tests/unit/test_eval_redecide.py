@@ -5,13 +5,13 @@ import statistics
 
 import pytest
 
-from config.scorer import ScorerConfig
-from evaluation.dataset import Labelled, read_labelled
-from evaluation.scored import Variant, claim_verdict, load_scored, score_all
-from scorers.pipeline import Scorer
-from scorers.records import Verdict
-from scorers.schema import parse_response
-from scorers.thresholds import Thresholds
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.evaluation.dataset import Labelled, read_labelled
+from groundwatch.evaluation.scored import Variant, claim_verdict, load_scored, score_all
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.records import Verdict
+from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.thresholds import Thresholds
 
 RECORDS = [
     {"request_id": "a", "answer": "Refunds are available within 30 days. Enterprise customers get 60 days with "
@@ -67,7 +67,7 @@ def fresh_verdicts(model_dir, items, embedder, **updates):
 
 
 def make_backend(model_dir):
-    from scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import load_backend
 
     return load_backend(model_dir, "onnx", "cpu")
 
@@ -111,7 +111,7 @@ def test_dropping_checks_equals_free_checks_off(tiny_onnx, items, stored):
 
 
 def test_dropping_guards_equals_guards_off(tiny_onnx, items, stored):
-    from config.scorer import GuardsConfig
+    from groundwatch.config.scorer import GuardsConfig
 
     scored, embedder = stored
     settings = dict(tau_entailment=0.01, tau_contradiction=0.99)  # everything entailed unless a check caps it

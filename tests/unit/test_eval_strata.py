@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from evaluation.dataset import Labelled
-from evaluation.scored import Scored, StoredClaim, Variant
-from evaluation.strata import strata_of
-from scorers.records import Evidence, Verdict
-from scorers.schema import parse_response
-from scorers.thresholds import Thresholds
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.evaluation.scored import Scored, StoredClaim, Variant
+from groundwatch.evaluation.strata import strata_of
+from groundwatch.scorers.records import Evidence, Verdict
+from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.thresholds import Thresholds
 
 
 def _scored(gold: list[str] | None, ranked: list[str]) -> Scored:

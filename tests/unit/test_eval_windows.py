@@ -2,13 +2,13 @@
 
 import pytest
 
-from config.scorer import ScorerConfig
-from evaluation.dataset import Labelled
-from evaluation.scored import Variant, premises, score_all
-from evaluation.windows import parse_grid, window_rows
-from scorers.chunking import chunk_passage
-from scorers.schema import Passage, parse_response
-from scorers.thresholds import Thresholds
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.evaluation.dataset import Labelled
+from groundwatch.evaluation.scored import Variant, premises, score_all
+from groundwatch.evaluation.windows import parse_grid, window_rows
+from groundwatch.scorers.chunking import chunk_passage
+from groundwatch.scorers.schema import Passage, parse_response
+from groundwatch.scorers.thresholds import Thresholds
 
 SENTENCES = ["The museum opened in 1901.", "It holds four thousand paintings and a small library of maps.",
              "Entry is free on Sundays.", "The east wing was rebuilt after a fire in 1950.",
@@ -46,7 +46,7 @@ def items():
 
 
 def _scored(model_dir, items, **updates):
-    from scorers.pipeline import Scorer
+    from groundwatch.scorers.pipeline import Scorer
 
     config = ScorerConfig(model_dir=str(model_dir), providers="cpu", use_embeddings=False, context_conflicts=False,
                           chunk_sentences=1, chunk_overlap=0, **updates)

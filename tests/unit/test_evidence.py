@@ -1,6 +1,6 @@
-from scorers.chunking import chunk_passage, chunk_passages
-from scorers.retrieval import EvidenceIndex, rrf
-from scorers.schema import Passage
+from groundwatch.scorers.chunking import chunk_passage, chunk_passages
+from groundwatch.scorers.retrieval import EvidenceIndex, rrf
+from groundwatch.scorers.schema import Passage
 
 LONG = Passage(id="p1", text=" ".join(f"Sentence number {i} is here." for i in range(1, 10)))
 

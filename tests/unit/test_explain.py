@@ -10,7 +10,7 @@ import pytest
 
 from groundwatch.cli import main
 from groundwatch.commands.explain import use_color
-from reports.explain import render
+from groundwatch.reports.explain import render
 
 # The verdict record `groundwatch score` wrote for examples/responses.jsonl ex-049 (before guards existed):
 # claim 1 is NOT_ENOUGH_INFO, and the sentence that settles it starts at character 352 of passage p1.

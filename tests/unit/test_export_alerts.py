@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import threading
 
-from export.alerts import AlertSink, Webhook, build_alert
-from scorers.records import Evidence, Verdict
+from groundwatch.export.alerts import AlertSink, Webhook, build_alert
+from groundwatch.scorers.records import Evidence, Verdict
 from tests.unit.verdicts import claim, verdict
 
 

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from export.forget import ForgetRequest, forget
+from groundwatch.export.forget import ForgetRequest, forget
 
 
 def test_exactly_one_selector():

@@ -8,10 +8,10 @@ import urllib.request
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from export.metric_names import METRIC_NAMES
-from export.metrics import Metrics
-from export.metrics_server import Health, MetricsServer
-from scorers.records import ContextConflict, Verdict
+from groundwatch.export.metric_names import METRIC_NAMES
+from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics_server import Health, MetricsServer
+from groundwatch.scorers.records import ContextConflict, Verdict
 from tests.unit.verdicts import claim, verdict
 
 ALLOWED_LABELS = {"verdict", "severity", "scorer_version", "app", "tenant", "retriever", "stage", "reason", "sink", "provider", "precision", "model", "k", "source",
@@ -107,7 +107,7 @@ def test_http_port_serves_metrics_health_and_readiness():
 
 
 def test_app_tenant_and_retriever_labels_stay_bounded():
-    from export.metric_labels import LabelPolicy
+    from groundwatch.export.metric_labels import LabelPolicy
 
     m = Metrics(labels=LabelPolicy(max_apps=2, tenants=("acme",), retrievers=("bm25", "hybrid")))
     for i, (app, tenant, retriever) in enumerate([("shop", "acme", "bm25"), ("help", "globex", "knn"),
@@ -126,7 +126,7 @@ def test_app_tenant_and_retriever_labels_stay_bounded():
 
 
 def test_allow_listed_apps_and_the_running_version_start_at_zero():
-    from export.metric_labels import LabelPolicy
+    from groundwatch.export.metric_labels import LabelPolicy
 
     m = Metrics(labels=LabelPolicy(apps=("shop", "help")))
     m.start_version_at_zero("0.1.0+abc")

@@ -7,10 +7,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from export.base import SinkError
-from export.opensearch_mapping import MAPPINGS, index_name, index_template, to_document
-from export.opensearch_sink import bulk_failures
-from scorers.records import ContextConflict, Verdict
+from groundwatch.export.base import SinkError
+from groundwatch.export.opensearch_mapping import MAPPINGS, index_name, index_template, to_document
+from groundwatch.export.opensearch_sink import bulk_failures
+from groundwatch.scorers.records import ContextConflict, Verdict
 from tests.unit.verdicts import claim, verdict
 
 

@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from config.settings import OpenSearchSettings
-from export.retention import expired, init_store, ism_policy, min_index_age, period_end, sweep
+from groundwatch.config.settings import OpenSearchSettings
+from groundwatch.export.retention import expired, init_store, ism_policy, min_index_age, period_end, sweep
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from config.scorer import ScorerConfig
-from scorers.errors import ModelLoadError
-from scorers.nli.factory import load_backend
-from scorers.pipeline import Scorer
-from scorers.schema import parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.factory import load_backend
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.schema import parse_response
 
 PAIRS = [("Refunds are accepted within 30 days.", "Refunds are accepted within 30 days."),
          ("Our stores open at nine.", "Refunds are accepted within 30 days."),

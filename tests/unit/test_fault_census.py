@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from consumer.dead_letters import dead_letter_key
+from groundwatch.consumer.dead_letters import dead_letter_key
 from infra.faults.census import census
 from infra.faults.workload import OVERSIZED, POISON, VALID, Message, make_messages
 

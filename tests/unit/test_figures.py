@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from reports import figures
-from reports.figures import BLOCK, FIGURES, ROOT, Figure, Source, documents, markdown_table, stale, update
+from groundwatch.reports import figures
+from groundwatch.reports.figures import BLOCK, FIGURES, ROOT, Figure, Source, documents, markdown_table, stale, update
 
 
 def test_every_figure_block_matches_its_saved_source():
-    assert stale() == [], "a figure block differs from its saved file: run `python -m reports.figures` (docs/figures.md)"
+    assert stale() == [], "a figure block differs from its saved file: run `python -m groundwatch.reports.figures` (docs/figures.md)"
 
 
 def test_every_block_names_a_registered_figure_and_every_figure_is_shown():
@@ -54,7 +54,7 @@ def test_check_reports_a_hand_edited_block(tmp_path, monkeypatch):
 
 
 def test_the_saved_demo_summary_renders_the_table_score_prints():
-    from reports.summary import Summary
+    from groundwatch.reports.summary import Summary
 
     summary = Summary(responses=3, all_supported=1, context_conflicts=2,
                       claims={"SUPPORTED": 4, "CONTRADICTED": 1, "NOT_ENOUGH_INFO": 2, "SKIPPED": 1})

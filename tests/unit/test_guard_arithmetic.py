@@ -2,10 +2,10 @@
 
 import pytest
 
-from scorers.chunking import Chunk
-from scorers.guards import arithmetic
-from scorers.guards.evidence import chunk_sentences
-from scorers.guards.quantities import factor, read
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.guards import arithmetic
+from groundwatch.scorers.guards.evidence import chunk_sentences
+from groundwatch.scorers.guards.quantities import factor, read
 
 REVENUE = "Acme's revenue was $200M in 2024. In 2025 revenue reached $230M."
 PRICES = ("The Team plan costs $12 per user per month billed annually, or $15 per user per month billed monthly. "

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scorers.chunking import Chunk
-from scorers.guards import conditions
-from scorers.guards.evidence import chunk_sentences
+from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.guards import conditions
+from groundwatch.scorers.guards.evidence import chunk_sentences
 
 REFUNDS = ("Acme Cloud subscriptions can be refunded within 30 days of the original purchase date. "
            "Enterprise customers may extend the refund window to 60 days, but only with written approval from "

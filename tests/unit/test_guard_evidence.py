@@ -1,9 +1,9 @@
 """Evidence sentences: the best-aligned sentence(s) of a chunk, with passage offsets."""
 
-from scorers.chunking import Chunk, chunk_passages
-from scorers.guards.evidence import align, chunk_sentences, evidence_sentences
-from scorers.guards.lemmas import analyse
-from scorers.schema import Passage
+from groundwatch.scorers.chunking import Chunk, chunk_passages
+from groundwatch.scorers.guards.evidence import align, chunk_sentences, evidence_sentences
+from groundwatch.scorers.guards.lemmas import analyse
+from groundwatch.scorers.schema import Passage
 
 TEXT = ("Acme Cloud subscriptions can be refunded within 30 days of the original purchase date. "
         "To request a refund, open Billing > Invoices. Enterprise customers may extend the refund window to "

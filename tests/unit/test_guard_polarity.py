@@ -2,8 +2,8 @@
 
 import pytest
 
-from scorers.guards import polarity
-from scorers.guards.evidence import EvidenceSentence
+from groundwatch.scorers.guards import polarity
+from groundwatch.scorers.guards.evidence import EvidenceSentence
 
 
 def sentences(*texts, pid="p1"):

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from scorers.claims import decompose
-from scorers.schema import SCHEMA, parse_response
+from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.schema import SCHEMA, parse_response
 
 GUARDS = Path(__file__).resolve().parents[2] / "examples" / "guards"
 VERDICTS = {"SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "NOT_SUPPORTED"}

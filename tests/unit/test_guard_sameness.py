@@ -2,8 +2,8 @@
 
 import pytest
 
-from scorers.guards.conditions import unshared
-from scorers.guards.sameness import partner, same_thing
+from groundwatch.scorers.guards.conditions import unshared
+from groundwatch.scorers.guards.sameness import partner, same_thing
 
 
 @pytest.mark.parametrize("a, b", [

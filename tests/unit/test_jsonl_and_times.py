@@ -4,8 +4,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from scorers.jsonl import JsonlError, read_jsonl
-from scorers.times import parse_time
+from groundwatch.scorers.jsonl import JsonlError, read_jsonl
+from groundwatch.scorers.times import parse_time
 
 
 def _file(tmp_path, text: str):

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from evaluation.dataset import read_labelled
+from groundwatch.evaluation.dataset import read_labelled
 from groundwatch.cli import main
-from reports.review import confidence, sample, to_labelled
-from reports.review_form import render_form
+from groundwatch.reports.review import confidence, sample, to_labelled
+from groundwatch.reports.review_form import render_form
 
 
 def _record(rid: str, app: str, claims: list[tuple[str, str, float, float]]) -> dict:

@@ -1,10 +1,10 @@
 """The shipped model card is what training.model_card renders from the committed files (no model run)."""
 
-from training.model_card import commands, main
+from groundwatch.training.model_card import commands, main
 
 
 def test_model_card_matches_its_committed_sources() -> None:
-    assert main(["--check"]) == 0, "MODEL_CARD.md is stale: run python -m training.model_card"
+    assert main(["--check"]) == 0, "MODEL_CARD.md is stale: run python -m groundwatch.training.model_card"
 
 
 def test_every_card_figure_names_the_command_that_measures_it() -> None:

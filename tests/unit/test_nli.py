@@ -5,11 +5,11 @@ import threading
 import numpy as np
 import pytest
 
-from scorers.errors import ModelLoadError
-from scorers.nli.base import read_label_order
-from scorers.nli.batcher import DynamicBatcher
-from scorers.nli.factory import load_backend
-from scorers.nli.pair_scorer import PairScorer
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.base import read_label_order
+from groundwatch.scorers.nli.batcher import DynamicBatcher
+from groundwatch.scorers.nli.factory import load_backend
+from groundwatch.scorers.nli.pair_scorer import PairScorer
 
 PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),
          ("A man plays a guitar.", "Someone makes music."),

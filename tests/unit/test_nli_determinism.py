@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scorers.nli.batcher import DynamicBatcher
-from scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
+from groundwatch.scorers.nli.batcher import DynamicBatcher
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "responses.jsonl"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorers.nli.batcher import DynamicBatcher, combine_windows
-from scorers.nli.encoding import PairEncoder, PairEncoding, longest_first
-from scorers.nli.factory import load_backend
-from scorers.records import NLIScores
+from groundwatch.scorers.nli.batcher import DynamicBatcher, combine_windows
+from groundwatch.scorers.nli.encoding import PairEncoder, PairEncoding, longest_first
+from groundwatch.scorers.nli.factory import load_backend
+from groundwatch.scorers.records import NLIScores
 
 CLAIM = "Item 79 costs 79 euros."
 LONG = " ".join(f"Fact number {i} is that item {i} costs {i} euros." for i in range(80))
@@ -19,7 +19,7 @@ LONG = " ".join(f"Fact number {i} is that item {i} costs {i} euros." for i in ra
 def tokenizer():
     from transformers import AutoTokenizer
 
-    from scorers.base_model import minilm_dir
+    from groundwatch.scorers.base_model import minilm_dir
 
     return AutoTokenizer.from_pretrained(str(minilm_dir()))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorers.nli.onnx_backend import OnnxBackend
-from scorers.nli.onnx_export import export_checkpoint
-from scorers.nli.quantize import FOLD_WEIGHTS
+from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+from groundwatch.scorers.nli.onnx_export import export_checkpoint
+from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
 
 PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),
          ("A man plays a guitar on a stage in front of a large crowd at night.", "Someone makes music."),
@@ -19,7 +19,7 @@ PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 
 @pytest.fixture(scope="module")
 def compact_tiny(tiny_checkpoint, tmp_path_factory):
     """The tiny checkpoint through the compact int8 copy and back: int8-representable fp32 weights."""
-    from training.compact_checkpoint import materialise, save_compact
+    from groundwatch.training.compact_checkpoint import materialise, save_compact
 
     base = tmp_path_factory.mktemp("compact-tiny")
     return materialise(save_compact(tiny_checkpoint, base / "compact"), base / "materialised")

@@ -8,9 +8,9 @@ import pytest
 from prometheus_client import generate_latest
 from structlog.testing import capture_logs
 
-from export.metrics import Metrics
-from scorers.errors import ModelLoadError
-from scorers.nli.onnx_backend import OnnxBackend, pick_providers, provider_fallback
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.onnx_backend import OnnxBackend, pick_providers, provider_fallback
 
 CUDA, CPU = "CUDAExecutionProvider", "CPUExecutionProvider"
 

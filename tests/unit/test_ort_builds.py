@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorers.errors import ModelLoadError
-from scorers.nli import ort_builds
+from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli import ort_builds
 
 
 class _Dist:

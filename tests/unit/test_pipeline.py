@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from config.scorer import ScorerConfig
-from scorers.errors import ScoringError
-from scorers.pipeline import Scorer
-from scorers.records import Verdict
-from scorers.schema import parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.errors import ScoringError
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.records import Verdict
+from groundwatch.scorers.schema import parse_response
 
 RESPONSE = {
     "request_id": "r-1",
@@ -108,7 +108,7 @@ def test_guards_are_named_checks_with_their_evidence_sentence(scorer):
 
 
 def test_each_guard_can_be_switched_off(tiny_onnx):
-    from config.scorer import GuardsConfig
+    from groundwatch.config.scorer import GuardsConfig
 
     off = GuardsConfig(polarity=False, dropped_condition=False, arithmetic=False)
     s = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False, guards=off))

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from config.policy import PolicyConfig, PolicyRule
-from config.settings import Settings
-from export.alerts import build_alert
-from export.metrics import Metrics
-from scorers.claims import decompose
-from scorers.policy import ActionPolicy
-from scorers.records import ClaimVerdict, Verdict
-from scorers.rewrite import hedge, strip_spans
+from groundwatch.config.policy import PolicyConfig, PolicyRule
+from groundwatch.config.settings import Settings
+from groundwatch.export.alerts import build_alert
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.records import ClaimVerdict, Verdict
+from groundwatch.scorers.rewrite import hedge, strip_spans
 from tests.unit.verdicts import claim, verdict
 
 ANSWER = ("You have 30 days to ask for a refund, and refunds take 60 days to arrive. "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.rates import clustered_rate, design_effect, icc_anova, simple_rate, wilson
+from groundwatch.reports.rates import clustered_rate, design_effect, icc_anova, simple_rate, wilson
 
 
 @pytest.mark.parametrize("successes, n, low, high", [

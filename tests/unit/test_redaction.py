@@ -9,9 +9,9 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from config.redaction import RedactionSettings
-from scorers.redaction import Redactor, iban_ok, luhn_ok
-from scorers.records import Verdict
+from groundwatch.config.redaction import RedactionSettings
+from groundwatch.scorers.redaction import Redactor, iban_ok, luhn_ok
+from groundwatch.scorers.records import Verdict
 from tests.unit.verdicts import claim, verdict
 
 ALL = Redactor(("email", "phone", "iban", "card"))

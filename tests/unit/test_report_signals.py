@@ -3,10 +3,10 @@ retrieval_miss and unsupported_by_corpus."""
 
 from __future__ import annotations
 
-from reports.data import build_report
-from reports.explain import render
-from reports.html import render_html
-from scorers.records import StaleEvidence, Verdict
+from groundwatch.reports.data import build_report
+from groundwatch.reports.explain import render
+from groundwatch.reports.html import render_html
+from groundwatch.scorers.records import StaleEvidence, Verdict
 from tests.unit.verdicts import claim, verdict
 
 

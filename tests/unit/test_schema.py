@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from scorers.errors import InvalidResponse
-from scorers.schema import parse_response
+from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.schema import parse_response
 
 GOOD = {"request_id": "r1", "answer": "A is B.", "passages": [{"id": "p1", "text": "A is B."}]}
 

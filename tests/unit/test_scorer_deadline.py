@@ -9,10 +9,10 @@ from concurrent.futures import Future
 
 import pytest
 
-from scorers.deadline import Deadline
-from scorers.errors import DeadlineExceeded, ScoringError
-from scorers.nli.pair_scorer import PairScorer
-from scorers.records import NLIScores
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.scorers.nli.pair_scorer import PairScorer
+from groundwatch.scorers.records import NLIScores
 
 
 def _done(value) -> Future:

@@ -8,12 +8,12 @@ from concurrent.futures import Future
 
 import pytest
 
-from config.scorer import ScorerConfig
-from scorers.deadline import Deadline
-from scorers.errors import DeadlineExceeded, ScoringError
-from scorers.pipeline import Scorer
-from scorers.records import ResponseVerdict
-from scorers.schema import parse_response
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.records import ResponseVerdict
+from groundwatch.scorers.schema import parse_response
 
 RESPONSE = {
     "request_id": "ok",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from config.scorer import GuardsConfig, ScorerConfig
-from scorers import SCORER_VERSION
-from scorers.version import scorer_version
+from groundwatch.config.scorer import GuardsConfig, ScorerConfig
+from groundwatch.scorers import SCORER_VERSION
+from groundwatch.scorers.version import scorer_version
 
 MODEL = "onnx@abc123def456"
 COMBINER = {"version": 1, "kind": "logistic_regression", "features": ["max_entailment"], "mean": [0.5],
@@ -44,8 +44,8 @@ def test_combiner_counts_only_under_the_combiner_rule_and_by_content():
 
 
 def test_the_pipeline_stamps_its_version_on_every_verdict(tiny_onnx):
-    from scorers.pipeline import Scorer
-    from scorers.schema import parse_response
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.schema import parse_response
 
     scorer = Scorer.from_config(ScorerConfig(model_dir=str(tiny_onnx), use_embeddings=False))
     try:

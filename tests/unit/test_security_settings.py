@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from config.settings import KafkaSettings, OpenSearchSettings, Settings
-from export.opensearch_client import client_options
+from groundwatch.config.settings import KafkaSettings, OpenSearchSettings, Settings
+from groundwatch.export.opensearch_client import client_options
 
 SASL = {"security_protocol": "SASL_SSL", "sasl_mechanism": "SCRAM-SHA-512", "sasl_username": "gw",
         "sasl_password": "pw-123", "ssl_ca_location": "/etc/groundwatch/kafka-tls/ca.crt"}

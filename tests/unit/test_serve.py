@@ -12,14 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from config.settings import ServeSettings
-from export.metrics import Metrics
-from scorers.claims import decompose
-from scorers.errors import ScoringError
-from scorers.policy import ActionPolicy
-from scorers.records import ClaimVerdict, Verdict
-from serve.app import create_app
-from serve.service import CheckService
+from groundwatch.config.settings import ServeSettings
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.errors import ScoringError
+from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.records import ClaimVerdict, Verdict
+from groundwatch.serve.app import create_app
+from groundwatch.serve.service import CheckService
 from tests.unit.verdicts import verdict
 
 ANSWER = "You have 30 days to ask for a refund, and refunds take 60 days to arrive. Support is friendly."
@@ -260,8 +260,8 @@ def test_health_readiness_and_openapi():
 
 
 def test_publisher_gets_scored_verdicts_and_retries_then_drops():
-    from export.base import SinkUnavailable
-    from serve.publish import Publisher
+    from groundwatch.export.base import SinkUnavailable
+    from groundwatch.serve.publish import Publisher
 
     class Sink:
         name = "memory"
@@ -294,8 +294,8 @@ def test_publisher_gets_scored_verdicts_and_retries_then_drops():
 
 
 def test_collector_waits_for_company_only_under_concurrent_load():
-    from scorers.schema import parse_response
-    from serve.collector import Collector
+    from groundwatch.scorers.schema import parse_response
+    from groundwatch.serve.collector import Collector
 
     scorer = FakeScorer()
     collector = Collector(scorer, max_batch=8, wait_ms=300)
@@ -321,7 +321,7 @@ def test_collector_waits_for_company_only_under_concurrent_load():
 
 
 def test_scorer_calls_run_under_the_request_deadline_and_late_results_are_504():
-    from scorers.errors import DeadlineExceeded
+    from groundwatch.scorers.errors import DeadlineExceeded
 
     client, service, scorer = _client(deadline_s=30)
     r = client.post("/v1/check", json=RECORD, headers={"X-Groundwatch-Deadline-Ms": "4000"})

@@ -7,16 +7,16 @@ from concurrent.futures import Future
 
 import numpy as np
 
-from config.corpus import CorpusSettings
-from config.scorer import ScorerConfig
-from export.opensearch_mapping import MAPPINGS, to_document
-from scorers.corpus_check import CorpusChecker, CorpusDoc, CorpusUnavailable
-from scorers.deadline import Deadline
-from scorers.records import Evidence, NLIScores, Verdict
-from scorers.schema import parse_response
-from scorers.signals import add_signals
-from scorers.stale import Source, find_stale
-from scorers.thresholds import Thresholds
+from groundwatch.config.corpus import CorpusSettings
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.export.opensearch_mapping import MAPPINGS, to_document
+from groundwatch.scorers.corpus_check import CorpusChecker, CorpusDoc, CorpusUnavailable
+from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.records import Evidence, NLIScores, Verdict
+from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.signals import add_signals
+from groundwatch.scorers.stale import Source, find_stale
+from groundwatch.scorers.thresholds import Thresholds
 from tests.unit.verdicts import claim, verdict
 
 OLD = "Refunds are available within 30 days of purchase. Shipping is free."

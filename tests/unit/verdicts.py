@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorers.records import Check, ClaimVerdict, ContextConflict, Evidence, ResponseSummary, ResponseVerdict, Verdict
+from groundwatch.scorers.records import Check, ClaimVerdict, ContextConflict, Evidence, ResponseSummary, ResponseVerdict, Verdict
 
 
 def claim(index: int, verdict: Verdict, severity: str = "normal", evidence: list[Evidence] | None = None,
