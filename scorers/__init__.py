@@ -1,3 +1,8 @@
 """Scoring core: claims, decorative filter, free checks, evidence, NLI and verdicts (plus the JSONL, time and recall helpers every tool shares)."""
 
+# Installed as groundwatch.scorers; from the repository root the bare folder name would load every
+# module a second time (two ScoringError classes, two caches), so it is refused.
+if __name__ != "groundwatch.scorers":
+    raise ModuleNotFoundError(f"No module named {__name__!r}: import groundwatch.scorers", name=__name__)
+
 SCORER_VERSION = "0.1.0"

@@ -1,5 +1,7 @@
 """Imports run downhill only: CLI -> streaming job -> tools and sinks -> scoring core -> config.
 
+Every package installs as `groundwatch.<folder>`; the layer of `groundwatch.scorers.x` is `scorers`.
+
 Every module of every package is parsed (imports inside functions count too); a lower
 layer importing a higher one fails the test with the offending file:line.
 """
@@ -55,21 +57,23 @@ def _modules():
             yield from sorted(folder.rglob("*.py"))
 
 
+def _layer_of(module: str) -> str:
+    """`groundwatch.scorers.pipeline` -> scorers, `groundwatch.cli` -> groundwatch, `json` -> json."""
+    parts = module.split(".")
+    if parts[0] == "groundwatch" and len(parts) > 1 and parts[1] in LAYERS:
+        return parts[1]
+    return parts[0]
+
+
 def _imports(path: Path):
-    """(line, top-level package) of every absolute import and resolved relative import."""
+    """(line, layer name) of every absolute import; a bare folder name (`scorers`) is reported as such."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    parts = path.relative_to(ROOT).with_suffix("").parts
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                package = parts[:-1]  # the package a module (or an __init__) sits in
-                base = package[: len(package) - (node.level - 1)]
-                yield node.lineno, (base[0] if base else (node.module or "").split(".")[0])
-            elif node.module:
-                yield node.lineno, node.module.split(".")[0]
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.lineno, node.module
 
 
 def violations() -> list[str]:
@@ -77,8 +81,12 @@ def violations() -> list[str]:
     for path in _modules():
         rel = path.relative_to(ROOT)
         own = rel.parts[0]
-        for line, target in _imports(path):
+        for line, module in _imports(path):
             where = f"{rel}:{line}"
+            target = _layer_of(module)
+            if target in LAYERS and target != "groundwatch" and not module.startswith("groundwatch."):
+                found.append(f"{where}: imports {module} by its folder name (import groundwatch.{module})")
+                continue
             if target == own:
                 continue
             if target in OUTSIDE:
@@ -107,8 +115,9 @@ def test_imports_run_downhill():
 
 @pytest.mark.parametrize("source, message", [
     ("from groundwatch.cli import main\n", "scorers (layer 2) imports groundwatch (layer 5)"),
-    ("def f():\n    import consumer.app\n", "scorers (layer 2) imports consumer (layer 4)"),
-    ("from reports.rates import wilson\n", "scorers (layer 2) imports reports (layer 3)"),
+    ("def f():\n    import groundwatch.consumer.app\n", "scorers (layer 2) imports consumer (layer 4)"),
+    ("from groundwatch.reports.rates import wilson\n", "scorers (layer 2) imports reports (layer 3)"),
+    ("from reports.rates import wilson\n", "imports reports.rates by its folder name (import groundwatch.reports.rates)"),
     ("from infra.stack import Stack\n", "scorers imports infra (test/developer support)"),
 ])
 def test_the_check_names_the_file_and_line(tmp_path, monkeypatch, source, message):
@@ -120,6 +129,6 @@ def test_the_check_names_the_file_and_line(tmp_path, monkeypatch, source, messag
 
 def test_a_sideways_import_between_tools_is_caught(tmp_path, monkeypatch):
     (tmp_path / "training").mkdir()
-    (tmp_path / "training" / "bad.py").write_text("from evaluation.metrics import f1\n")
+    (tmp_path / "training" / "bad.py").write_text("from groundwatch.evaluation.metrics import f1\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     assert violations() == ["training/bad.py:1: training imports evaluation sideways (allowed: [])"]
