@@ -8,7 +8,7 @@ out=build/eval
 mkdir -p "$out"
 
 # Pair level: validation splits, ANLI R1-R3 dev, SICK test, ConTRoL dev (evaluation only).
-python -m training.evaluate_nli --output build/nli_eval.json
+python -m groundwatch.training.evaluate_nli --output build/nli_eval.json
 
 # Labelled dev sets in the traffic schema (label mapping: evaluation/README.md).
 groundwatch convert --set halueval --limit 400 --output "$out/halueval.jsonl"

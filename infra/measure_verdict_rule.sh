@@ -9,7 +9,7 @@
 # CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
 # scores and decides with, default the shipped 4 / 3),
 # HALUEVAL (answers, default 1000), RESAMPLES (1000), FIGURES_DIR (copy the reports there for
-# python -m reports.figures; `final` then also ships the combiner beside the default model).
+# python -m groundwatch.reports.figures; `final` then also ships the combiner beside the default model).
 # Runs under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,7 +110,7 @@ final() {
         cp "$out/report-$tag.json" "$FIGURES_DIR/verdict-rule-report.json"
         cp "$out/guards-$tag.json" "$FIGURES_DIR/guards-dev-report.json"
         cp "$out/calibration-$tag.json" scorers/calibration.json
-        cp "$out/combiner-$tag.json" "$(python -c 'from scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
+        cp "$out/combiner-$tag.json" "$(python -c 'from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
     fi
 }
 
