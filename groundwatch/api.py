@@ -1,0 +1,192 @@
+"""The Python API: check an answer against its passages in three lines.
+
+    from groundwatch import Checker
+    with Checker() as checker:
+        result = checker.check(question="...", answer="...", passages=["...", "..."])
+
+One Checker loads the model once and owns one scorer; `check`, `check_many` and `acheck` all
+queue their responses for the same owner thread (serve/collector.py), so concurrent callers
+share the NLI batcher's model batches as `groundwatch serve` does. Results are the verdict
+records `groundwatch score` writes, as typed objects (groundwatch/results.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import uuid
+from collections import deque
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.settings import Settings, load_settings
+from groundwatch.results import Result
+from groundwatch.scorers.errors import InvalidResponse, ScoringError
+from groundwatch.scorers.redaction import Redactor
+from groundwatch.scorers.schema import Response, parse_response
+from groundwatch.serve.collector import Collector, Overloaded
+
+
+def build_scorer(settings: Settings, **kwargs):
+    """The scorer the settings describe: the policy when enabled, the corpus lookups when enabled."""
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.policy import ActionPolicy
+
+    if settings.policy.enabled:
+        kwargs.setdefault("policy", ActionPolicy(settings.policy))
+    if settings.corpus.enabled:  # per-claim lookups in the knowledge base (off by default)
+        from groundwatch.recall_probe.corpus import build_corpus
+
+        kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
+        kwargs.setdefault("corpus_settings", settings.corpus)
+    return Scorer.from_config(settings.scorer, **kwargs)
+
+
+def apply_overrides(settings: Settings, overrides: Mapping[str, Any]) -> Settings:
+    """`settings` with keyword overrides: a section name (`policy={...}`) replaces fields of that
+    section; any other name is a `scorer` field (`tau_entailment=0.6`). Unknown names are refused."""
+    sections = set(Settings.model_fields) - {"log_format", "log_level"}
+    scorer_fields = set(ScorerConfig.model_fields)
+    scorer, updates = {}, {}
+    for name, value in overrides.items():
+        if name in sections:
+            current = getattr(settings, name)
+            given = value.model_dump() if hasattr(value, "model_dump") else dict(value)
+            updates[name] = type(current).model_validate({**current.model_dump(), **given})
+        elif name in scorer_fields:
+            scorer[name] = value
+        else:
+            close = difflib.get_close_matches(name, sorted(scorer_fields | sections), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"Checker() got an unknown setting {name!r}{hint}")
+    if scorer:
+        base = updates.get("scorer", settings.scorer)
+        updates["scorer"] = ScorerConfig.model_validate({**base.model_dump(), **scorer})
+    return settings.model_copy(update=updates) if updates else settings
+
+
+def response_record(*, answer: str, passages: Sequence[str | Mapping[str, Any]], question: str | None = None,
+                    request_id: str | None = None, **fields: Any) -> dict[str, Any]:
+    """A groundwatch.response.v1 record; passages given as plain strings get the ids p1, p2, ..."""
+    listed = [{"id": f"p{i}", "text": p} if isinstance(p, str) else dict(p) for i, p in enumerate(passages, 1)]
+    record = {"request_id": request_id or uuid.uuid4().hex, "question": question, "answer": answer,
+              "passages": listed}
+    record.update({k: v for k, v in fields.items() if v is not None})
+    return {k: v for k, v in record.items() if v is not None}
+
+
+class Checker:
+    """Checks answers claim by claim against their passages; construct once, call many times.
+
+    `Checker()` uses the shipped model and the default settings (plus GROUNDWATCH_* environment
+    variables). Pass a Settings object, a JSON settings file (`config=`), or settings as keywords:
+    scorer fields directly (`Checker(tau_entailment=0.6, model_dir="models/deberta")`), other
+    sections by name (`Checker(policy={"enabled": False})`).
+    """
+
+    def __init__(self, settings: Settings | None = None, *, config: str | Path | None = None, **overrides: Any):
+        if settings is not None and config is not None:
+            raise TypeError("Checker() takes settings or config, not both")
+        self.settings = apply_overrides(settings if settings is not None else load_settings(config), overrides)
+        self._scorer = build_scorer(self.settings)
+        serve = self.settings.serve
+        self._collector = Collector(self._scorer, serve.max_batch_responses, serve.max_queue, serve.collect_wait_ms,
+                                    future_s=self.settings.scorer.future_timeout_s)
+        self._redactor = Redactor.from_settings(self.settings.redaction)  # as in the file `score` writes
+
+    @property
+    def scorer_version(self) -> str:
+        return self._scorer.version
+
+    @property
+    def model(self) -> str:
+        return self._scorer.model
+
+    # -- checking ---------------------------------------------------------------
+
+    def check(self, *, answer: str, passages: Sequence[str | Mapping[str, Any]], question: str | None = None,
+              request_id: str | None = None, **fields: Any) -> Result:
+        """Check one answer. `passages`: strings, or dicts `{id, text, title?, updated_at?, ...}` in the
+        retriever's order; other groundwatch.response.v1 fields (citations, claims, metadata, timestamp)
+        as keywords. Raises InvalidResponse naming the field, or ScoringError when scoring failed."""
+        record = response_record(answer=answer, passages=passages, question=question, request_id=request_id,
+                                 **fields)
+        return self._result(self._submit(self._parse(record, "check()")).result())
+
+    def check_many(self, records: Iterable[Mapping[str, Any] | Response], *,
+                   return_exceptions: bool = False) -> list[Result | ScoringError]:
+        """Check groundwatch.response.v1 records (dicts, as in a JSONL file) together, in order.
+
+        Every record is validated before any is scored (InvalidResponse names the record's position
+        and field). A response whose scoring failed raises its ScoringError, or with
+        `return_exceptions=True` stands in the list in that response's place."""
+        responses = [r if isinstance(r, Response) else self._parse(r, f"records[{i}]") for i, r in enumerate(records)]
+        futures: deque[Future] = deque()
+        submitted: list[Future] = []
+        for response in responses:
+            while True:
+                try:
+                    future = self._submit(response)
+                    break
+                except Overloaded:  # the queue is full: wait for the oldest, then go on
+                    futures.popleft().exception()
+            futures.append(future)
+            submitted.append(future)
+        out: list[Result | ScoringError] = []
+        for future in submitted:
+            result = future.result()
+            if isinstance(result, ScoringError) and return_exceptions:
+                out.append(result)
+            else:
+                out.append(self._result(result))
+        return out
+
+    async def acheck(self, *, answer: str, passages: Sequence[str | Mapping[str, Any]], question: str | None = None,
+                     request_id: str | None = None, **fields: Any) -> Result:
+        """`check` for asyncio code: concurrent calls are scored together in the shared batcher."""
+        record = response_record(answer=answer, passages=passages, question=question, request_id=request_id,
+                                 **fields)
+        future = self._submit(self._parse(record, "acheck()"))
+        return self._result(await asyncio.wrap_future(future))
+
+    # -- lifetime -----------------------------------------------------------------
+
+    def close(self) -> None:
+        """Score what is queued, then stop the scorer's threads."""
+        self._collector.close()
+        self._scorer.close()
+
+    def __enter__(self) -> "Checker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    async def __aenter__(self) -> "Checker":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await asyncio.to_thread(self.close)
+
+    # -- internals ------------------------------------------------------------------
+
+    def _parse(self, record: Mapping[str, Any], where: str) -> Response:
+        limits = self.settings.scorer
+        try:
+            return parse_response(dict(record), max_bytes=limits.max_record_bytes, max_passages=limits.max_passages)
+        except InvalidResponse as exc:
+            raise InvalidResponse(f"{where}: {exc}", exc.field) from None
+
+    def _submit(self, response: Response) -> Future:
+        return self._collector.submit(response)
+
+    def _result(self, verdict) -> Result:
+        if isinstance(verdict, ScoringError):
+            raise verdict
+        record = verdict.to_dict()
+        if self._redactor:
+            record = self._redactor.document(record)
+        return Result.from_dict(json.loads(json.dumps(record)))  # exactly the JSON `groundwatch score` writes
