@@ -2,7 +2,7 @@
 
 Alerts carry ids, verdicts and scores, never answer or passage text: the
 full record is in OpenSearch under `doc_id`. They go to the alerts topic
-(keyed by request_id, delivery awaited) and, if configured, to a webhook.
+(keyed by app and request_id, delivery awaited) and, if configured, to a webhook.
 The topic is the durable channel; a webhook that is down is counted and
 logged but does not hold back offsets.
 """
@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 from groundwatch.config.logs import get_logger
 from groundwatch.export.delivery import Record, produce_and_confirm
+from groundwatch.scorers.identity import app_prefixed
 from groundwatch.scorers.records import ClaimVerdict, ResponseVerdict, Verdict
 
 log = get_logger(__name__)
@@ -37,6 +38,11 @@ def _deciding_passages(claim: ClaimVerdict) -> list[str]:
         return []
     key = (lambda e: e.contradiction) if claim.verdict is Verdict.CONTRADICTED else (lambda e: e.entailment)
     return list(dict.fromkeys(max(claim.evidence, key=key).passage_ids))
+
+
+def alert_key(alert: dict) -> str:
+    """The alerts topic's record key: two apps that reuse a request id are two keys."""
+    return app_prefixed(alert["metadata"].get("app"), alert["request_id"])
 
 
 def build_alert(verdict: ResponseVerdict) -> dict | None:
@@ -115,7 +121,7 @@ class AlertSink:
         alerts = [a for a in map(build_alert, verdicts) if a is not None]
         if not alerts:
             return
-        records = [Record(self.topic, json.dumps(a, separators=(",", ":")).encode(), a["request_id"].encode(),
+        records = [Record(self.topic, json.dumps(a, separators=(",", ":")).encode(), alert_key(a).encode(),
                           [("groundwatch.schema", ALERT_SCHEMA.encode())]) for a in alerts]
         # A refused alert names its verdict's doc_id, so the consumer can dead-letter that message.
         produce_and_confirm(self.producer, records, self.timeout_s, SINK, ids=[a["doc_id"] for a in alerts])

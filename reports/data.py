@@ -15,6 +15,7 @@ from typing import Iterable
 from groundwatch.reports.rates import Rate, clustered_rate, simple_rate
 from groundwatch.reports.signals import signal_counts
 from groundwatch.reports.verdict_store import VerdictFilter, scored_at
+from groundwatch.scorers.identity import record_key
 from groundwatch.scorers.times import parse_time
 
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "SKIPPED")
@@ -49,12 +50,14 @@ def selected(record: dict, f: VerdictFilter) -> bool:
 
 
 def latest_per_request(records: Iterable[dict]) -> list[dict]:
-    """One verdict per request: a rescore under a newer scorer version replaces the old one."""
-    newest: dict[str, dict] = {}
+    """One verdict per request of each app and tenant: a rescore under a newer scorer version replaces
+    the old one; two apps that reuse a request id keep one each."""
+    newest: dict[tuple[str, str, str], dict] = {}
     for r in records:
-        kept = newest.get(r["request_id"])
+        key = record_key(r)
+        kept = newest.get(key)
         if kept is None or scored_at(r) > scored_at(kept):
-            newest[r["request_id"]] = r
+            newest[key] = r
     return list(newest.values())
 
 

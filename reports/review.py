@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable
 
 from groundwatch.scorers.files import output_path
+from groundwatch.scorers.identity import app_prefixed
 
 LABELS = ("supported", "contradicted", "not_enough_info")
 SKIP = "skip"  # a reviewer's "cannot tell": left out of the labelled file
@@ -50,7 +51,9 @@ def review_item(record: dict, claim: dict) -> dict:
     verdict, severity, app = stratum_of(record, claim)
     index = claim.get("index", 0)
     return {
-        "review_id": f"{record['request_id']}:{record.get('scorer_version', '')}:{index}",
+        # The app is part of the id: two apps may reuse a request id.
+        "review_id": app_prefixed((record.get("metadata") or {}).get("app"),
+                                  f"{record['request_id']}:{record.get('scorer_version', '')}:{index}"),
         "request_id": record["request_id"], "scorer_version": record.get("scorer_version"),
         "model": record.get("model"), "claim_index": index,
         "stratum": {"verdict": verdict, "severity": severity, "app": app},

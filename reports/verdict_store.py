@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterator
 
+from groundwatch.scorers.identity import app_of
 from groundwatch.scorers.times import parse_time
-
 
 
 class VerdictStoreError(RuntimeError):
@@ -57,12 +57,16 @@ def _call(description: str, fn):
         raise VerdictStoreError(f"{description}: OpenSearch answered {exc.status_code} {exc.error}") from None
 
 
-def find_by_request_id(client, alias: str, request_id: str) -> list[dict]:
-    """Every stored verdict of one request (one per scorer version), newest first."""
-    body = {"size": 100, "query": {"bool": {"filter": [_exact("request_id", request_id)]}}}
+def find_by_request_id(client, alias: str, request_id: str, app: str | None = None) -> list[dict]:
+    """Every stored verdict of one request (one per app, tenant and scorer version), newest first;
+    `app` keeps that app's only ("" for verdicts that name no app)."""
+    clauses = [_exact("request_id", request_id)]
+    if app:
+        clauses.append(_exact("metadata.app", app))
+    body = {"size": 100, "query": {"bool": {"filter": clauses}}}
     answer = _call(f"search {alias}", lambda: client.search(index=alias, body=body))
     docs = [hit["_source"] for hit in answer["hits"]["hits"]
-            if hit["_source"].get("request_id") == request_id]
+            if hit["_source"].get("request_id") == request_id and (app is None or app_of(hit["_source"]) == app)]
     return sorted(docs, key=scored_at, reverse=True)
 
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 
 from groundwatch.scorers.guards.evidence import EvidenceSentence
+from groundwatch.scorers.identity import document_id
 
 
 class Verdict(str, Enum):
@@ -154,8 +155,9 @@ class ResponseVerdict:
 
     @property
     def doc_id(self) -> str:
-        # Deterministic: a replay overwrites instead of duplicating.
-        return f"{self.request_id}:{self.scorer_version}"
+        # Deterministic per (app, tenant, request, version): a replay overwrites its own document only.
+        meta = self.metadata or {}
+        return document_id(meta.get("app"), meta.get("tenant"), self.request_id, self.scorer_version)
 
     def to_dict(self) -> dict:
         return asdict(self, dict_factory=_plain)

@@ -7,6 +7,8 @@ import sys
 
 from groundwatch.commands.common import fail
 from groundwatch.reports.explain import render
+from groundwatch.reports.trace import owner_line, shared_head
+from groundwatch.scorers.identity import app_of, tenant_of
 from groundwatch.scorers.jsonl import read_jsonl
 
 
@@ -14,6 +16,8 @@ def register(sub) -> None:
     p = sub.add_parser("explain", help="explain the verdicts of one response")
     p.add_argument("request_id")
     p.add_argument("--verdicts", required=True, help="verdicts JSONL written by `groundwatch score`")
+    p.add_argument("--app", help="the app whose verdict to explain, when several apps reuse the request id "
+                                 "(default: every app's, one after the other)")
     p.set_defaults(func=run)
 
 
@@ -23,11 +27,22 @@ def use_color(stream, environ=os.environ) -> bool:
 
 
 def run(args) -> int:
+    found: dict[tuple[str, str], dict] = {}  # (app, tenant) -> its first record in the file
     try:
         for _, record in read_jsonl(args.verdicts):
-            if isinstance(record, dict) and record.get("request_id") == args.request_id:
-                print(render(record, color=use_color(sys.stdout)))
-                return 0
+            if isinstance(record, dict) and record.get("request_id") == args.request_id and \
+                    (args.app is None or app_of(record) == args.app):
+                found.setdefault((app_of(record), tenant_of(record)), record)
     except (OSError, ValueError) as exc:  # ValueError: a line that is not JSON
         return fail(str(exc))
-    return fail(f"request_id {args.request_id!r} not found in {args.verdicts}")
+    if not found:
+        within = f" of app {args.app!r}" if args.app is not None else ""
+        return fail(f"request_id {args.request_id!r}{within} not found in {args.verdicts}")
+    color = use_color(sys.stdout)
+    if len(found) == 1:
+        print(render(next(iter(found.values())), color=color))
+        return 0
+    print(shared_head(args.request_id, found))
+    for owner, record in found.items():
+        print(f"\n{owner_line(owner)}\n{render(record, color=color)}")
+    return 0

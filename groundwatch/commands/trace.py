@@ -13,6 +13,8 @@ def register(sub) -> None:
     p.add_argument("--all-versions", action="store_true",
                    help="explain every scorer version stored for REQUEST_ID in full (default: the newest, "
                         "then one line per older version)")
+    p.add_argument("--app", help="the app whose verdict of REQUEST_ID to explain, when several apps reuse the "
+                                 "request id (default: every app's, one after the other)")
     p.add_argument("--limit", type=int, default=10, help="most verdicts shown for --claim / --passage-id (10)")
     p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
     p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
@@ -28,6 +30,8 @@ def run(args) -> int:
     given = [x for x in (args.request_id, args.claim, args.passage_id) if x]
     if len(given) != 1:
         return fail("give exactly one of REQUEST_ID, --claim TEXT and --passage-id ID")
+    if args.app is not None and not args.request_id:
+        return fail("--app goes with REQUEST_ID")
     section = opensearch_settings(args)
     client = connect(section)
     try:
@@ -36,7 +40,7 @@ def run(args) -> int:
         elif args.passage_id:
             print(trace_passage(client, section.alias, args.passage_id, args.limit))
         else:
-            print(trace(client, section.alias, args.request_id, args.all_versions))
+            print(trace(client, section.alias, args.request_id, args.all_versions, args.app))
     except VerdictNotFound as exc:
         return fail(str(exc))
     except VerdictStoreError as exc:

@@ -227,7 +227,7 @@ def test_order_is_dead_letters_store_other_sinks_commit():
 
 def test_documents_refused_for_good_are_dead_lettered_and_the_rest_committed():
     log: list = []
-    refused = SinkError("opensearch", "mapping", "rejected", [ItemFailure("r-1:" + _version(), 400, "mapper", "x")])
+    refused = SinkError("opensearch", "mapping", "rejected", [ItemFailure(_verdict("r-1").doc_id, 400, "mapper", "x")])
     store, alerts = FakeSink("opensearch", log, [refused]), FakeSink("alerts", log)
     producer = FakeProducer()
     checkpoint, consumer = _checkpoint(store, [alerts], producer)
@@ -244,9 +244,8 @@ def test_documents_refused_for_good_are_dead_lettered_and_the_rest_committed():
 
 def test_a_transient_failure_is_retried_without_repeating_what_was_done():
     log: list = []
-    version = _version()
-    mixed = SinkError("opensearch", "bulk", "item_error", [ItemFailure(f"r-1:{version}", 413, "too_large", "x"),
-                                                           ItemFailure(f"r-2:{version}", 429, "busy", "x")])
+    mixed = SinkError("opensearch", "bulk", "item_error", [ItemFailure(_verdict("r-1").doc_id, 413, "too_large", "x"),
+                                                           ItemFailure(_verdict("r-2").doc_id, 429, "busy", "x")])
     store = FakeSink("opensearch", log, [mixed])
     alerts = FakeSink("alerts", log, [SinkUnavailable("alerts", "broker down")])
     checkpoint, consumer = _checkpoint(store, [alerts])
@@ -286,10 +285,6 @@ def test_nothing_is_committed_while_a_write_fails():
         assert consumer.committed == [] and not checkpoint.delivered(batch)
     checkpoint.attempt(batch)
     assert consumer.committed == [[(0, 3)]]
-
-
-def _version() -> str:
-    return _verdict("x").scorer_version
 
 
 def _verdict(request_id: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
-from groundwatch.export.alerts import AlertSink, Webhook, build_alert
+from groundwatch.export.alerts import AlertSink, Webhook, alert_key, build_alert
 from groundwatch.scorers.records import Evidence, Verdict
 from tests.unit.verdicts import claim, verdict
 
@@ -19,7 +19,7 @@ def test_supported_and_normal_unsupported_claims_raise_no_alert():
 def test_contradicted_claim_alerts_with_the_most_contradicting_premise():
     v = verdict([claim(0, Verdict.SUPPORTED), claim(1, Verdict.CONTRADICTED, "normal")])
     alert = build_alert(v)
-    assert alert["request_id"] == "req-1" and alert["doc_id"] == "req-1:0.1.0"
+    assert alert["request_id"] == "req-1" and alert["doc_id"] == v.doc_id
     assert alert["reasons"] == ["contradicted"]
     assert alert["claims"] == [{"index": 1, "verdict": "CONTRADICTED", "severity": "normal",
                                 "entailment": 0.6, "contradiction": 0.7, "passage_ids": ["p1"]}]
@@ -110,3 +110,13 @@ def test_failing_webhook_is_counted_once_per_batch_and_does_not_raise():
     assert reasons == ["http_503"]
     assert len(receiver.received) == 1, "the rest of the batch is skipped, not posted one by one"
     assert receiver.received[0][0] is None, "no token configured, no Authorization header"
+
+
+def test_two_apps_reusing_a_request_id_get_two_alert_keys_and_doc_ids():
+    a, b = (verdict([claim(0, Verdict.CONTRADICTED)], request_id="42",
+                    metadata={"app": app, "tenant": "acme"}) for app in ("shop", "help:desk"))
+    alerts = [build_alert(a), build_alert(b)]
+    assert [alert_key(x) for x in alerts] == ["shop:42", "help%3Adesk:42"]
+    assert alerts[0]["doc_id"] != alerts[1]["doc_id"]
+    no_app = build_alert(verdict([claim(0, Verdict.CONTRADICTED)], request_id="42", metadata={}))
+    assert alert_key(no_app) == "42"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from groundwatch.config.scorer import GuardsConfig, ScorerConfig
 from groundwatch.scorers import SCORER_VERSION
 from groundwatch.scorers.version import scorer_version
+from groundwatch.scorers.identity import document_id
 
 MODEL = "onnx@abc123def456"
 COMBINER = {"version": 1, "kind": "logistic_regression", "features": ["max_entailment"], "mean": [0.5],
@@ -52,6 +53,6 @@ def test_the_pipeline_stamps_its_version_on_every_verdict(tiny_onnx):
         [v] = scorer.score([parse_response({"request_id": "r-1", "answer": "Orders ship in 2 days.",
                                             "passages": [{"id": "p1", "text": "Orders ship in 2 days."}]})])
         assert v.scorer_version == scorer.version == scorer_version(scorer.config, scorer.model)
-        assert v.doc_id == f"r-1:{scorer.version}"
+        assert v.doc_id == document_id(None, None, "r-1", scorer.version)
     finally:
         scorer.close()
