@@ -114,6 +114,13 @@ class OpenSearchSettings(_Section):
     # `groundwatch init-store` installs, or by the job itself where the server has no ISM API.
     retention_months: int = Field(13, ge=1)
     retention_check_interval_s: float = Field(3600.0, gt=0)  # the job's own sweep, without ISM
+    # The stored document's bounds (export/opensearch_mapping.py): metadata keys beyond app, model,
+    # retriever and tenant go into one flat_object field, at most this many, values cut to this length;
+    # a response timestamp this far from its Kafka message's timestamp is replaced by it (and flagged).
+    max_metadata_keys: int = Field(32, ge=0, le=1000)
+    max_metadata_value_chars: int = Field(1024, ge=16, le=8192)
+    timestamp_max_age_days: float = Field(400.0, gt=0)
+    timestamp_max_ahead_days: float = Field(1.0, ge=0)
 
     @model_validator(mode="after")
     def _tls_complete(self) -> "OpenSearchSettings":

@@ -50,7 +50,9 @@ class ItemFailure:
 
     @property
     def label(self) -> str:
-        """The dead-letter reason word: too_large or rejected."""
+        """The dead-letter reason word: too_large, index_refused (its index could not be created) or rejected."""
+        if self.error_type == "index_refused":
+            return "index_refused"
         return "too_large" if self.status == TOO_LARGE else "rejected"
 
 

@@ -36,7 +36,7 @@ RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 RESPONSE_FLAGS = ("off_topic", "stale_evidence")
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
                        "score": SCORE_REASONS,
-                       "sink": ("rejected", "too_large")}
+                       "sink": ("rejected", "too_large", "index_refused")}
 
 
 class Metrics:

@@ -1,14 +1,28 @@
 """How a verdict is stored in OpenSearch: index template, index name, document.
 
 The document is the verdict record itself (`ResponseVerdict.to_dict()`), so
-`groundwatch trace` renders what it reads back; only metadata values are
-turned into strings so every `metadata.*` field can be a keyword.
+`groundwatch trace` renders what it reads back, with a layout clients cannot grow:
+
+- the known metadata keys (app, model, retriever, tenant) are keywords under
+  `metadata`; every other key goes into the one `flat_object` field
+  `metadata_extra`, at most `max_metadata_keys` of them, each value cut to
+  `max_metadata_value_chars` (so 1,000 distinct keys never reach the index's
+  field limit);
+- a response timestamp more than `timestamp_max_age_days` before or
+  `timestamp_max_ahead_days` after the Kafka message's timestamp (or, without
+  one, the time it was scored) is replaced by that time, so a crafted date
+  cannot create an index for its month; relative to the message, not to now, a
+  replay lands in the same index.
+
+What was changed is named in `store_flags` (and the replaced timestamp kept in
+`original_timestamp`), both absent when nothing was.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 from groundwatch.scorers.records import ResponseVerdict
 from groundwatch.scorers.times import parse_time
@@ -58,8 +72,11 @@ MAPPINGS = {
     "properties": {
         "request_id": _KEYWORD, "scorer_version": _KEYWORD, "model": _KEYWORD,
         "scored_at": _DATE, "timestamp": _DATE,
-        "metadata": {"type": "object", "dynamic": True, "properties": {
+        "metadata": {"type": "object", "dynamic": False, "properties": {
             "app": _KEYWORD, "model": _KEYWORD, "retriever": _KEYWORD, "tenant": _KEYWORD}},
+        # Every other metadata key, in one field however many keys clients send (see the module docstring).
+        "metadata_extra": {"type": "flat_object"},
+        "store_flags": _KEYWORD, "original_timestamp": _KEYWORD,
         "response": {"properties": {
             "all_supported": {"type": "boolean"}, "score": _FLOAT, "high_severity_unsupported": _INT,
             "counts": {"properties": {v: _INT for v in
@@ -84,9 +101,27 @@ MAPPINGS = {
             "id": _KEYWORD, "text": _STORED_TEXT, "score": _FLOAT, "doc_id": _KEYWORD,
             "title": {"type": "text"}, "updated_at": _KEYWORD}},
     },
-    # Extra metadata keys (the schema allows them) become keywords too.
-    "dynamic_templates": [{"metadata_as_keyword": {"path_match": "metadata.*", "mapping": _KEYWORD}}],
 }
+
+KNOWN_METADATA = ("app", "model", "retriever", "tenant")
+# store_flags values
+KEYS_DROPPED, VALUE_CUT, TIMESTAMP_REPLACED = "metadata_keys_dropped", "metadata_value_truncated", "timestamp_replaced"
+MAX_KEY_CHARS = 256  # a longer metadata key is dropped (and flagged), never indexed
+
+
+@dataclass(frozen=True)
+class StoreLayout:
+    """The bounds of a stored document (the opensearch section's store-layout settings)."""
+
+    max_metadata_keys: int = 32
+    max_metadata_value_chars: int = 1024
+    timestamp_max_age_days: float = 400.0
+    timestamp_max_ahead_days: float = 1.0
+
+    @classmethod
+    def from_settings(cls, settings) -> "StoreLayout":
+        return cls(settings.max_metadata_keys, settings.max_metadata_value_chars,
+                   settings.timestamp_max_age_days, settings.timestamp_max_ahead_days)
 
 
 def index_template(index_prefix: str, alias: str, shards: int = 1, replicas: int = 1) -> dict:
@@ -106,18 +141,43 @@ def index_template(index_prefix: str, alias: str, shards: int = 1, replicas: int
 UNDATED = "undated"
 
 
+def _utc(moment: datetime) -> datetime:
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+
+
+def stored_time(verdict: ResponseVerdict, event_time: datetime | None = None,
+                layout: StoreLayout | None = None) -> tuple[datetime | None, bool]:
+    """(the time that dates the document, whether the response's own timestamp was replaced).
+
+    The response's timestamp, unless it lies outside the layout's window around the reference
+    time (`event_time`, the Kafka message's timestamp; else scored_at) or cannot be read: then the
+    reference. Without a timestamp: `event_time`, else None (undated); never scored_at or the
+    clock for an undated response, or a replay in another month would write a second copy."""
+    own = parse_time(verdict.timestamp)
+    if own is None:
+        return (_utc(event_time) if event_time else None), verdict.timestamp is not None and event_time is not None
+    own = _utc(own)
+    reference = event_time or parse_time(verdict.scored_at)
+    if layout is None or reference is None:
+        return own, False
+    reference = _utc(reference)
+    if reference - timedelta(days=layout.timestamp_max_age_days) <= own <= \
+            reference + timedelta(days=layout.timestamp_max_ahead_days):
+        return own, False
+    return reference, True
+
+
 def index_name(verdict: ResponseVerdict, index_prefix: str, period: str = "month",
-               event_time: datetime | None = None) -> str:
-    """`{prefix}-YYYY.MM` (or `.DD`) from a time a replay reproduces: the response's timestamp, else
-    `event_time` (the Kafka message's timestamp), else `{prefix}-undated`. Never scored_at or the
-    clock: a replay in another month would put the same `_id` into a second index behind the alias."""
+               event_time: datetime | None = None, layout: StoreLayout | None = None) -> str:
+    """`{prefix}-YYYY.MM` (or `.DD`) from a time a replay reproduces (stored_time), else
+    `{prefix}-undated`. Never scored_at or the clock for an undated response: a replay in another
+    month would put the same `_id` into a second index behind the alias."""
     if period not in PERIOD_FORMATS:
         raise ValueError(f"opensearch.index_period must be 'day' or 'month', got {period!r}")
-    when = parse_time(verdict.timestamp) or event_time
+    when, _ = stored_time(verdict, event_time, layout)
     if when is None:
         return f"{index_prefix}-{UNDATED}"
-    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return f"{index_prefix}-{when.astimezone(timezone.utc).strftime(PERIOD_FORMATS[period])}"
+    return f"{index_prefix}-{when.strftime(PERIOD_FORMATS[period])}"
 
 
 def _as_keyword(value) -> str:
@@ -126,8 +186,38 @@ def _as_keyword(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def to_document(verdict: ResponseVerdict) -> dict:
+def to_document(verdict: ResponseVerdict, event_time: datetime | None = None,
+                layout: StoreLayout | None = None) -> dict:
+    """The stored document; with a layout, bounded as the module docstring says."""
     doc = verdict.to_dict()
-    doc["metadata"] = {key: _as_keyword(value) for key, value in (doc.get("metadata") or {}).items()
-                       if value is not None}
+    metadata = {key: _as_keyword(value) for key, value in (doc.get("metadata") or {}).items() if value is not None}
+    if layout is None:
+        doc["metadata"] = metadata
+        return doc
+    flags: list[str] = []
+    doc["metadata"] = {k: v for k, v in metadata.items() if k in KNOWN_METADATA}
+    extra = _extra_metadata({k: v for k, v in metadata.items() if k not in KNOWN_METADATA}, layout, flags)
+    if extra:
+        doc["metadata_extra"] = extra
+    when, replaced = stored_time(verdict, event_time, layout)
+    if replaced:
+        doc["original_timestamp"] = str(verdict.timestamp)[:layout.max_metadata_value_chars]
+        doc["timestamp"] = when.isoformat()
+        flags.append(TIMESTAMP_REPLACED)
+    if flags:
+        doc["store_flags"] = flags
     return doc
+
+
+def _extra_metadata(extra: dict[str, str], layout: StoreLayout, flags: list[str]) -> dict[str, str]:
+    # flat_object reads dots as a path: "a.b" is fine, "", ".a" or "a..b" are not keys it can index.
+    kept = {k: v for k, v in extra.items() if 0 < len(k) <= MAX_KEY_CHARS and all(k.split("."))}
+    if len(kept) > layout.max_metadata_keys:
+        kept = dict(list(kept.items())[:layout.max_metadata_keys])
+    if len(kept) < len(extra):
+        flags.append(KEYS_DROPPED)
+    cap = layout.max_metadata_value_chars
+    if any(len(v) > cap for v in kept.values()):
+        flags.append(VALUE_CUT)
+        kept = {k: v[:cap] for k, v in kept.items()}
+    return kept

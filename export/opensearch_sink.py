@@ -2,8 +2,13 @@
 
 `_id` is the verdict's deterministic doc_id, so a replayed message overwrites
 its document instead of adding a second one; the index is chosen from a time
-the replay reproduces (the response's timestamp, else the Kafka message's), so
-the overwrite lands in the same index.
+the replay reproduces (the response's timestamp within a window around the
+Kafka message's, else the message's), so the overwrite lands in the same index.
+
+An index the server refuses to create for good (a 4xx such as an invalid name
+or the cluster's shard limit) refuses the documents bound for it, each as an
+ItemFailure of type `index_refused`: the consumer dead-letters them (reason
+index_refused, counted) and stores the rest, instead of retrying the batch forever.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from groundwatch.config.logs import get_logger
 from groundwatch.config.settings import OpenSearchSettings
 from groundwatch.export.base import PERMANENT_STATUSES, ItemFailure, SinkError, SinkUnavailable
 from groundwatch.export.opensearch_client import connect
-from groundwatch.export.opensearch_mapping import index_name, index_template, to_document
+from groundwatch.export.opensearch_mapping import StoreLayout, index_name, index_template, to_document
 from groundwatch.scorers.records import ResponseVerdict
 
 log = get_logger(__name__)
 
 SINK = "opensearch"
+INDEX_REFUSED = "index_refused"  # ItemFailure.error_type of a document whose index could not be created
 MAX_LISTED_FAILURES = 10
 
 
@@ -34,6 +40,7 @@ class OpenSearchSink:
         self.redactor = redactor
         self.client = client if client is not None else connect(settings)
         self.template_name = settings.index_prefix
+        self.layout = StoreLayout.from_settings(settings)
         self._ready_indices: set[str] = set()
         self._template_ready = False
 
@@ -82,23 +89,41 @@ class OpenSearchSink:
             raise
 
     def _write(self, verdicts: Sequence[ResponseVerdict], event_times: Sequence[datetime | None]) -> None:
-        entries = []
+        entries, failures, refused_indices = [], [], {}
         for verdict, event_time in zip(verdicts, event_times, strict=True):
-            index = index_name(verdict, self.settings.index_prefix, self.settings.index_period, event_time)
-            self.ensure_index(index)
+            index = index_name(verdict, self.settings.index_prefix, self.settings.index_period, event_time,
+                               self.layout)
+            refusal = refused_indices.get(index) or self._create(index)
+            if refusal is not None:
+                refused_indices[index] = refusal
+                failures.append(ItemFailure(verdict.doc_id, refusal.status or 400, INDEX_REFUSED, str(refusal)[:300]))
+                continue
             entries.append((verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
-                            + json.dumps(self.document(verdict)) + "\n"))
-        failures = self._bulk(entries)
+                            + json.dumps(self.document(verdict, event_time)) + "\n"))
+        for index, refusal in refused_indices.items():
+            log.error("index_refused", index=index, status=refusal.status, reason=refusal.reason)
+        failures += self._bulk(entries) if entries else []
         if failures:
             listed = "; ".join(f"{f.doc_id}: {f.status} {f.error_type}" for f in failures[:MAX_LISTED_FAILURES])
             more = f" (and {len(failures) - MAX_LISTED_FAILURES} more)" if len(failures) > MAX_LISTED_FAILURES else ""
+            reason = ("index_refused" if all(f.error_type == INDEX_REFUSED for f in failures)
+                      else "rejected" if all(f.permanent for f in failures) else "item_error")
             raise SinkError(SINK, f"bulk refused {len(failures)} of {len(verdicts)} documents: {listed}{more}",
-                            reason="rejected" if all(f.permanent for f in failures) else "item_error",
-                            failures=failures)
+                            reason=reason, failures=failures)
 
-    def document(self, verdict: ResponseVerdict) -> dict:
-        """The stored document: the verdict record, redacted when redaction is on."""
-        doc = to_document(verdict)
+    def _create(self, index: str) -> SinkError | None:
+        """Ensure `index`; the error when the server refuses it for good (transient ones raise)."""
+        try:
+            self.ensure_index(index)
+        except SinkError as exc:
+            if isinstance(exc, SinkUnavailable) or exc.status not in PERMANENT_STATUSES:
+                raise
+            return exc
+        return None
+
+    def document(self, verdict: ResponseVerdict, event_time: datetime | None = None) -> dict:
+        """The stored document: the verdict record in the bounded layout, redacted when redaction is on."""
+        doc = to_document(verdict, event_time, self.layout)
         return self.redactor.document(doc) if self.redactor is not None else doc
 
     def _bulk(self, entries: list[tuple[str, str]]) -> list[ItemFailure]:
