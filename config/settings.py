@@ -152,9 +152,10 @@ class MetricsSettings(_Section):
 class ServeSettings(_Section):
     """groundwatch serve: the inline check over HTTP."""
 
-    host: str = "0.0.0.0"
+    # Loopback unless told otherwise: a pod (the Helm chart) sets GROUNDWATCH_SERVE__HOST=0.0.0.0.
+    host: str = "127.0.0.1"
     port: int = 8080
-    auth_token: SecretStr | None = None  # bearer token for /v1/*; None: no authentication
+    auth_token: SecretStr | None = None  # bearer token for /v1/*, /docs and /openapi.json; None: no authentication
     deadline_s: float = Field(5.0, gt=0)  # per request; a client may ask for less (X-Groundwatch-Deadline-Ms)
     max_request_bytes: int = Field(2_000_000, ge=1024)  # larger bodies get 413
     max_batch_items: int = Field(64, ge=1)  # responses in one /v1/check:batch request
@@ -163,8 +164,30 @@ class ServeSettings(_Section):
     # Under concurrent load (the previous scorer call had company) wait this long for more requests
     # before a call; a lone client never waits (serve/collector.py).
     collect_wait_ms: float = Field(20.0, ge=0)
-    publish: bool = False  # also write each verdict to OpenSearch and the alerts topic, like the consumer
+    publish: bool = False  # also write each verdict to OpenSearch and the alerts topic (needs auth_token)
     publish_queue: int = Field(10_000, ge=1)  # verdicts waiting to be published; beyond it they are dropped
+    # /healthz reports the last answer of a background probe of the model (asked every health_interval_s,
+    # hung past health_timeout_s); /readyz fails while one scorer call has run longer than collector_stall_s
+    # (and twice deadline_s: a call within the requests' deadlines is not a stall).
+    health_interval_s: float = Field(30.0, gt=0)
+    health_timeout_s: float = Field(20.0, gt=0)
+    collector_stall_s: float = Field(60.0, gt=0)
+
+    @model_validator(mode="after")
+    def _safe(self) -> "ServeSettings":
+        problem = publish_problem(self)
+        if problem:
+            raise ValueError(problem)
+        return self
+
+
+def publish_problem(serve: ServeSettings) -> str | None:
+    """Why serve must not start as configured, or None: publishing writes verdicts and fires alerts,
+    so it is never open to anyone who reaches the port."""
+    if serve.publish and (serve.auth_token is None or not serve.auth_token.get_secret_value()):
+        return ("serve.publish needs serve.auth_token (GROUNDWATCH_SERVE__AUTH_TOKEN, from a Secret): "
+                "without it anyone who reaches the port writes verdicts and fires alerts")
+    return None
 
 
 class ConsumerSettings(_Section):

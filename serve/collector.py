@@ -56,6 +56,7 @@ class Collector:
         self._closed = False
         self.calls = 0
         self._concurrent = False  # the last call had company, or requests queued while it ran
+        self._busy_since: float | None = None  # monotonic start of the scorer call running now
         self._thread = threading.Thread(target=self._run, name="serve-collector", daemon=True)
         self._thread.start()
 
@@ -65,6 +66,11 @@ class Collector:
 
     def depth(self) -> int:
         return self._queue.qsize()
+
+    def busy_for(self) -> float:
+        """Seconds the scorer call running now has taken (0 when idle): readiness fails past a limit."""
+        since = self._busy_since
+        return 0.0 if since is None else time.monotonic() - since
 
     def submit(self, response: Response, deadline_s: float | None = None) -> Future:
         """A future of the response's ResponseVerdict (or ScoringError); Overloaded when full."""
@@ -114,6 +120,13 @@ class Collector:
 
     def _score(self, items: list[_Item]) -> None:
         start = time.perf_counter()
+        self._busy_since = time.monotonic()
+        try:
+            self._call(items, start)
+        finally:
+            self._busy_since = None
+
+    def _call(self, items: list[_Item], start: float) -> None:
         ends = [i.expires for i in items]
         seconds = None if None in ends else max(0.0, max(ends) - time.monotonic())
         try:

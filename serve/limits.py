@@ -11,7 +11,9 @@ class BodyTooLarge(Exception):
 
 
 def too_large_body(max_bytes: int) -> bytes:
-    return json.dumps({"error": "request_too_large", "message": f"request body over {max_bytes} bytes"}).encode()
+    # The body was not read, so its request id is unknown (every error body names the field).
+    return json.dumps({"error": "request_too_large", "message": f"request body over {max_bytes} bytes",
+                       "request_id": None}).encode()
 
 
 class BodyLimit:

@@ -53,8 +53,10 @@ class Outcome:
 
 class CheckService:
     def __init__(self, settings: ServeSettings, scorer, metrics: Metrics, policy: ActionPolicy | None,
-                 limits: tuple[int, int] = (1_000_000, 100), publisher=None):
+                 limits: tuple[int, int] = (1_000_000, 100), publisher=None, probe=None):
         self.settings = settings
+        # scorers.health.ScheduledCheck of the model, run on its own thread; None: no probe (tests)
+        self.probe = probe
         self.scorer = scorer
         self.metrics = metrics
         self.policy = policy
@@ -70,19 +72,34 @@ class CheckService:
     # -- health ---------------------------------------------------------------
 
     def problems(self) -> list[str]:
+        """Why requests should not come here now (readiness); never blocks."""
         out = []
         if not self.model_loaded:
             out.append("model not loaded")
         if not self.collector.alive:
             out.append("scorer thread not running")
+        busy = self.collector.busy_for()
+        if busy > self.stall_s:
+            out.append(f"scorer call running for {busy:.0f} s (over serve.collector_stall_s)")
         if self.stopping:
             out.append("shutting down")
         return out
+
+    @property
+    def stall_s(self) -> float:
+        """A scorer call longer than this is stalled: serve.collector_stall_s, at least twice the deadline."""
+        return max(self.settings.collector_stall_s, 2 * self.settings.deadline_s)
+
+    def liveness(self) -> str | None:
+        """The last answer of the background model probe (None: fine, or no answer yet); never runs the model."""
+        return self.probe.problem() if self.probe is not None else None
 
     def close(self) -> None:
         if self.stopping:
             return
         self.stopping = True
+        if self.probe is not None:
+            self.probe.stop()
         self.collector.close()
         if self.publisher is not None:
             self.publisher.close()
@@ -112,24 +129,34 @@ class CheckService:
         waiting = {i: asyncio.wrap_future(f) for i, f in enumerate(futures) if isinstance(f, Future)}
         if waiting:
             await asyncio.wait(waiting.values(), timeout=deadline.remaining())
-        outcomes: list[Outcome] = []
-        for i, (response, f) in enumerate(zip(responses, futures)):
-            if isinstance(f, Outcome):
-                outcomes.append(f)
-            elif f.done() and not f.cancelled():
-                error = f.exception()
-                outcomes.append(self._failed(response, error) if error else self._scored(response, f.result(),
-                                                                                          include_passages))
-            else:
-                stage = "scoring" if f.running() else "queued"
+        states: list[Outcome | Future | str] = []
+        for i, f in enumerate(futures):
+            if isinstance(f, Future) and not (f.done() and not f.cancelled()):
+                f = "scoring" if f.running() else "queued"
                 waiting[i].cancel()  # cancels a queued one (skipped); a running one finishes unread
-                outcomes.append(self._timed_out(response, stage, deadline))
+            states.append(f)
+        # Records, policy rewrites and what a timed-out answer's claims are: CPU work, off the event loop.
+        outcomes = await asyncio.to_thread(self._outcomes, responses, states, deadline, include_passages)
         scored = [o.body.pop("_verdict") for o in outcomes if "_verdict" in o.body]
         if scored and self.publisher is not None:
             self.publisher.publish(scored)
         return outcomes
 
     # -- outcomes -------------------------------------------------------------
+
+    def _outcomes(self, responses: list[Response], states: list, deadline: RequestDeadline,
+                  include_passages: bool) -> list[Outcome]:
+        outcomes = []
+        for response, state in zip(responses, states):
+            if isinstance(state, Outcome):
+                outcomes.append(state)
+            elif isinstance(state, str):
+                outcomes.append(self._timed_out(response, state, deadline))
+            else:
+                error = state.exception()
+                outcomes.append(self._failed(response, error) if error else
+                                self._scored(response, state.result(), include_passages))
+        return outcomes
 
     def _scored(self, response: Response, result, include_passages: bool) -> Outcome:
         if isinstance(result, ScoringError):
@@ -185,3 +212,12 @@ class CheckService:
 def invalid(error: InvalidResponse, request_id: str | None = None) -> Outcome:
     return Outcome(422, {"request_id": request_id, "error": "invalid_response", "field": error.field,
                          "message": str(error)})
+
+
+def readable_request_id(record) -> str | None:
+    """The request id of a record that failed validation, when it has a usable one (for the error body)."""
+    value = record.get("request_id") if isinstance(record, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    value = str(value)
+    return value if 0 < len(value) <= 512 else None

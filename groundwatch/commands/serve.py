@@ -10,30 +10,41 @@ from groundwatch.commands.common import add_settings_args, build_scorer, fail, s
 
 def register(sub) -> None:
     p = sub.add_parser("serve", help="check answers inline over HTTP before they are sent (POST /v1/check)")
-    p.add_argument("--host", help="listen address (default: serve.host, 0.0.0.0)")
+    p.add_argument("--host", help="listen address (default: serve.host, 127.0.0.1; 0.0.0.0 to listen on every "
+                                  "interface, as a pod must)")
     p.add_argument("--port", type=int, help="listen port (default: serve.port, 8080)")
     p.add_argument("--publish", action="store_true",
-                   help="also write verdicts to OpenSearch and the alerts topic (serve.publish)")
+                   help="also write verdicts to OpenSearch and the alerts topic (serve.publish; needs "
+                        "serve.auth_token)")
     add_settings_args(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     import uvicorn
+    from pydantic import ValidationError
 
     from groundwatch.export.metric_labels import LabelPolicy
+    from groundwatch.config.settings import publish_problem
     from groundwatch.export.metrics import Metrics
     from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.health import ScheduledCheck
     from groundwatch.serve.app import create_app
     from groundwatch.serve.publish import build_publisher
     from groundwatch.serve.service import CheckService
 
-    settings = settings_from(args)
+    try:
+        settings = settings_from(args)
+    except ValidationError as exc:  # e.g. serve.publish from the environment without a token
+        return fail(f"settings: {exc.errors()[0]['msg']}")
     updates = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if args.publish:
         updates["publish"] = True
     if updates:
         settings = settings.model_copy(update={"serve": settings.serve.model_copy(update=updates)})
+    problem = publish_problem(settings.serve)  # --publish arrives after validation: checked again here
+    if problem:
+        return fail(problem)
     configure(settings.log_format, settings.log_level)
     log = get_logger("groundwatch.serve")
     log.info("settings", **settings.masked())
@@ -53,8 +64,11 @@ def run(args) -> int:
         metrics.start_actions_at_zero(ACTIONS, scorer.policy.rule_names + ["on_timeout", "on_error"])
     publisher = build_publisher(settings, metrics) if settings.serve.publish else None
     s = settings.scorer
+    v = settings.serve
+    # The model is probed on its own thread; /healthz reads the last answer and never runs the model.
+    probe = ScheduledCheck("scorer", scorer.health, v.health_interval_s, v.health_timeout_s).start()
     service = CheckService(settings.serve, scorer, metrics, scorer.policy, (s.max_record_bytes, s.max_passages),
-                           publisher)
+                           publisher, probe)
     service.model_loaded = True
     log.info("model_loaded", model=scorer.model, provider=scorer.backend.provider,
              precision=scorer.backend.precision)

@@ -28,6 +28,8 @@ def test_serve_deployment_runs_groundwatch_serve_locked_down(render) -> None:
     assert {"name": "tmp", "mountPath": "/tmp"} in container["volumeMounts"]
     env = {e["name"]: e for e in container["env"]}
     assert env["GROUNDWATCH_SERVE__PORT"]["value"] == "8080"
+    # serve binds 127.0.0.1 by default; the pod must listen on its own address for the probes and Service.
+    assert env["GROUNDWATCH_SERVE__HOST"]["value"] == "0.0.0.0"
     assert env["GROUNDWATCH_SERVE__AUTH_TOKEN"]["valueFrom"]["secretKeyRef"] == {"name": "groundwatch-serve",
                                                                                    "key": "token"}
     config = _one(manifests, "ConfigMap", "groundwatch")["data"]
@@ -76,3 +78,13 @@ def test_gpu_profile_serves_the_fp16_export_on_t4(render) -> None:
     assert pod["containers"][0]["image"].endswith(":0.1.0-cuda")
     assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == 1
     assert pod["nodeSelector"] == {"nvidia.com/gpu.product": "Tesla-T4"}
+
+
+def test_publish_without_a_token_does_not_render(helm) -> None:
+    import subprocess
+
+    from tests.helm.conftest import CHART
+
+    result = subprocess.run([helm, "template", "gw", str(CHART), "--set", "serve.enabled=true",
+                             "--set", "serve.publish=true"], capture_output=True, text=True)
+    assert result.returncode != 0 and "serve.publish needs serve.authTokenSecret.name" in result.stderr

@@ -93,8 +93,9 @@ def test_check_returns_verdict_action_and_stripped_answer(client):
 def test_invalid_records_name_the_field(client):
     r = client.post("/v1/check", json={**RECORD, "passages": [{"id": "p1"}]})
     assert r.status_code == 422 and r.json()["field"] == "passages.0.text"
+    assert r.json()["request_id"] == "r-1"  # read, so named
     r = client.post("/v1/check", content=b"{not json", headers={"content-type": "application/json"})
-    assert r.status_code == 422 and r.json()["error"] == "invalid_response"
+    assert r.status_code == 400 and r.json()["error"] == "malformed_json" and r.json()["request_id"] is None
 
 
 def test_body_over_the_limit_is_refused_with_413():
@@ -122,8 +123,11 @@ def test_bearer_token_is_required_when_configured():
     assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
     assert client.post("/v1/check", json=RECORD, headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
     assert client.post("/v1/check:batch", json={"responses": [RECORD]}).status_code == 401
-    for path in ("/healthz", "/readyz", "/metrics", "/openapi.json"):
+    for path in ("/healthz", "/readyz", "/metrics"):
         assert client.get(path).status_code == 200, path
+    for path in ("/openapi.json", "/docs"):  # the API description is behind the same token as /v1
+        assert client.get(path).status_code == 401, path
+        assert client.get(path, headers={"Authorization": "Bearer s3cret-token"}).status_code == 200, path
     service.close()
 
 
@@ -254,7 +258,8 @@ def test_health_readiness_and_openapi():
     assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     service.stopping = True
     assert client.get("/readyz").status_code == 503
-    assert client.post("/v1/check", json=RECORD).status_code == 503
+    r = client.post("/v1/check", json=RECORD)
+    assert r.status_code == 503 and r.json()["request_id"] == "r-1"
     service.stopping = False
     service.close()
 
