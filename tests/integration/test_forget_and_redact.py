@@ -16,8 +16,10 @@ from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.settings import OpenSearchSettings
 from groundwatch.export.opensearch_sink import OpenSearchSink
 from groundwatch.cli import main
+from groundwatch.scorers.identity import document_id
 from groundwatch.scorers.redaction import Redactor
 from groundwatch.scorers.schema import parse_response
+from groundwatch.scorers.times import parse_time
 from tests.integration.verdict_factory import response_verdict
 
 pytestmark = pytest.mark.integration
@@ -30,15 +32,23 @@ def _sink(url: str, redactor=None) -> OpenSearchSink:
 
 
 def _ids(client, alias: str) -> list[str]:
+    """request_id:scorer_version of every stored verdict (the _id itself is a hash of these and the app)."""
     client.indices.refresh(index=f"{alias}-*")
     hits = client.search(index=alias, body={"size": 100, "query": {"match_all": {}}})["hits"]["hits"]
-    return sorted(h["_id"] for h in hits)
+    assert all(h["_id"] == document_id(h["_source"]["metadata"].get("app"), h["_source"]["metadata"].get("tenant"),
+                                       h["_source"]["request_id"], h["_source"]["scorer_version"]) for h in hits)
+    return sorted(f"{h['_source']['request_id']}:{h['_source']['scorer_version']}" for h in hits)
+
+
+def _write(sink: OpenSearchSink, verdicts) -> None:
+    """As the consumer writes them: each with its Kafka message's time (here the response's own)."""
+    sink.write(verdicts, [parse_time(v.timestamp) for v in verdicts])
 
 
 def test_forget_a_request_and_a_tenant_across_months(opensearch_url: str, capsys) -> None:
     sink = _sink(opensearch_url)
     alias = sink.settings.alias
-    sink.write([
+    _write(sink, [
         response_verdict("r-1", ["SUPPORTED"], timestamp="2025-01-10T00:00:00Z", scorer_version="1.0.0"),
         response_verdict("r-1", ["SUPPORTED"], timestamp="2025-01-10T00:00:00Z", scorer_version="1.1.0"),
         response_verdict("r-2", ["SUPPORTED"], timestamp="2025-04-10T00:00:00Z"),
@@ -68,6 +78,34 @@ def test_forget_a_request_and_a_tenant_across_months(opensearch_url: str, capsys
     assert main(["forget", "--tenant", "acme", *base]) == 0
     assert _ids(client, alias) == ["r-4:1.0.0"]
     assert main(["forget", "--tenant", "acme", "--before", "June", *base]) == 2
+    sink.close()
+
+
+def test_forget_a_request_id_that_two_apps_reuse(opensearch_url: str, capsys) -> None:
+    sink = _sink(opensearch_url)
+    alias = sink.settings.alias
+    _write(sink, [response_verdict("42", ["SUPPORTED"], timestamp="2025-01-10T00:00:00Z", app=app)
+                  for app in ("shop", "help-center")])
+    client = OpenSearch(hosts=[opensearch_url])
+    assert _ids(client, alias) == ["42:1.0.0", "42:1.0.0"]  # two documents, one per app
+    base = ["--opensearch-url", opensearch_url, "--alias", alias]
+
+    assert main(["forget", "--request-id", "42", *base]) == 2  # whose? refused, nothing deleted
+    err = capsys.readouterr().err
+    assert "request_id '42' is stored for 2 apps: help-center (1), shop (1); give --app" in err
+    assert len(_ids(client, alias)) == 2
+
+    assert main(["forget", "--request-id", "42", "--app", "shop", *base]) == 0
+    out = capsys.readouterr().out
+    assert "deleted 1 verdict documents of request '42' of app 'shop'" in out
+    # What forget cannot reach is named, every time.
+    assert "not deleted by forget" in out and "topic 'groundwatch-dead-letters'" in out
+    assert "topic 'groundwatch-alerts'" in out
+    [hit] = client.search(index=alias, body={"query": {"match_all": {}}})["hits"]["hits"]
+    assert hit["_source"]["metadata"]["app"] == "help-center"
+
+    assert main(["trace", "42", *base]) == 0
+    assert "== app" not in capsys.readouterr().out  # one app left: its verdict alone
     sink.close()
 
 
