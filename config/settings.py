@@ -244,14 +244,46 @@ class Settings(BaseSettings):
 
 
 def load_settings(config_file: str | Path | None = None) -> Settings:
-    """Settings from a JSON file (optional), overridden by GROUNDWATCH_* environment variables."""
-    if config_file is None:
-        return Settings()
-    data = json.loads(Path(config_file).read_text())
-    env = Settings()  # environment only
-    explicit = env.model_dump(exclude_unset=True)
-    merged = _deep_merge(data, explicit)
-    return Settings(**merged)
+    """Settings from a JSON file (optional), overridden by GROUNDWATCH_* environment variables.
+
+    Raises SettingsError, one line naming the file, key or variable (never a value); a GROUNDWATCH_*
+    variable that names no setting is logged as a warning, not refused (Kubernetes sets some)."""
+    import os
+
+    from pydantic import ValidationError
+    from pydantic_settings import SettingsError as EnvParseError
+
+    from groundwatch.config.settings_check import SettingsError, check_keys, describe, read_config_file
+
+    _warn_unknown_variables(os.environ)
+    source = f"--config {config_file}" if config_file is not None else None
+    try:
+        if config_file is None:
+            return Settings()
+        data = read_config_file(config_file)
+        check_keys(data, Settings, source)
+        env = Settings()  # environment only
+        explicit = env.model_dump(exclude_unset=True)
+        merged = _deep_merge(data, explicit)
+        return Settings(**merged)
+    except ValidationError as exc:
+        raise SettingsError(describe(exc, source, os.environ)) from None
+    except EnvParseError as exc:  # a variable holding JSON (GROUNDWATCH_POLICY__RULES) that is not JSON
+        field = str(exc).split('"')[1] if str(exc).count('"') >= 2 else "?"
+        raise SettingsError(f"GROUNDWATCH_{field.upper()}__*: a variable of this section is not valid JSON") from None
+
+
+_warned: set[str] = set()
+
+
+def _warn_unknown_variables(environ) -> None:
+    from groundwatch.config.logs import get_logger
+    from groundwatch.config.settings_check import unknown_variables
+
+    for name, close in unknown_variables(environ, Settings):
+        if name not in _warned:  # once per process, however often the settings are loaded
+            _warned.add(name)
+            get_logger(__name__).warning("unknown_setting_variable", variable=name, did_you_mean=close or None)
 
 
 def _deep_merge(base: dict, override: dict) -> dict:
