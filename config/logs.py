@@ -1,6 +1,7 @@
 """structlog set-up: JSON in production, console when interactive.
 
-Never log answer, question or passage text: log ids, counts and timings.
+Never log answer, question or passage text: log ids, counts and timings. Credentials in URLs
+are masked in every event (config/secrets.py).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import logging
 import sys
 
 import structlog
+
+from groundwatch.config.secrets import mask_event
 
 
 def configure(fmt: str = "auto", level: str = "info") -> None:
@@ -21,6 +24,7 @@ def configure(fmt: str = "auto", level: str = "info") -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
+            mask_event,  # after format_exc_info: a traceback's text is masked too
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),

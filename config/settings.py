@@ -18,6 +18,7 @@ from groundwatch.config.corpus import CorpusSettings
 from groundwatch.config.policy import PolicyConfig
 from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
+from groundwatch.config.secrets import masked
 
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -133,7 +134,8 @@ class OpenSearchSettings(_Section):
 
 class AlertSettings(_Section):
     enabled: bool = True
-    webhook_url: str | None = None
+    # A Slack or Teams webhook URL is itself a credential: a secret (GROUNDWATCH_ALERTS__WEBHOOK_URL, from a Secret).
+    webhook_url: SecretStr | None = None
     webhook_token: SecretStr | None = None
 
 
@@ -239,8 +241,9 @@ class Settings(BaseSettings):
         return self
 
     def masked(self) -> dict[str, Any]:
-        """For the start-up log: SecretStr fields print as '**********'."""
-        return json.loads(self.model_dump_json())
+        """For the start-up log: SecretStr fields print as '**********', and a URL's credentials
+        (user:password@, secret query values) as '***' wherever they appear."""
+        return masked(json.loads(self.model_dump_json()))
 
 
 def load_settings(config_file: str | Path | None = None) -> Settings:

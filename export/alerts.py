@@ -91,15 +91,19 @@ def build_alert(verdict: ResponseVerdict) -> dict | None:
 class Webhook:
     """POSTs alerts as JSON with an optional bearer token; one client, short timeouts."""
 
-    def __init__(self, url: str, token: str | None = None, timeout_s: float = 5.0):
+    def __init__(self, url, token: str | None = None, timeout_s: float = 5.0):
         import httpx
 
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.url = url
+        # The URL is a credential (alerts.webhook_url is a SecretStr): unwrapped only here, kept private.
+        self._url = url.get_secret_value() if hasattr(url, "get_secret_value") else url
         self._client = httpx.Client(headers=headers, timeout=timeout_s)
 
+    def __repr__(self) -> str:
+        return "Webhook(url='**********')"
+
     def post(self, alert: dict) -> None:
-        self._client.post(self.url, json=alert).raise_for_status()
+        self._client.post(self._url, json=alert).raise_for_status()
 
     def close(self) -> None:
         self._client.close()

@@ -65,9 +65,11 @@ DETECTORS: dict[str, tuple[re.Pattern, Callable[[re.Match], bool] | None]] = {
 }
 
 # Fields of a verdict record that hold ids, enums or times, never free text: left as they are,
-# so a redacted record can still be traced and forgotten by its ids.
+# so a redacted record can still be traced and forgotten by its ids. Metadata values are redacted
+# like text (a client may put an e-mail address anywhere), except the ids of whom the verdict
+# belongs to, metadata.app and metadata.tenant: the document id and `forget --tenant` use them.
 STRUCTURAL = frozenset({
-    "request_id", "scorer_version", "model", "scored_at", "timestamp", "metadata", "id", "doc_id", "passage_id",
+    "request_id", "scorer_version", "model", "scored_at", "timestamp", "app", "tenant", "id", "doc_id", "passage_id",
     "passage_ids", "gold_passage_ids", "evidence_ids", "newer_id", "updated_at", "newer_updated_at", "verdict",
     "severity", "kind", "flags", "flag", "signals", "outcome", "action", "rule", "name", "source", "index",
 })

@@ -90,6 +90,15 @@ Lists go out as JSON, which pydantic-settings parses.
       key: {{ .key }}
 {{- end }}
 {{- end }}
+{{- with .Values.secrets.alertsWebhookUrl }}
+{{- if .name }}
+- name: GROUNDWATCH_ALERTS__WEBHOOK_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
 {{- with .Values.secrets.alertsWebhookToken }}
 {{- if .name }}
 - name: GROUNDWATCH_ALERTS__WEBHOOK_TOKEN
@@ -153,7 +162,7 @@ Lists go out as JSON, which pydantic-settings parses.
 
 {{/* Credentials never pass through values: a render that finds one in `settings` fails. */}}
 {{- define "groundwatch.noPlainSecrets" -}}
-{{- range $path := list "kafka.sasl_password" "kafka.ssl_key_password" "opensearch.password" "alerts.webhook_token" "serve.auth_token" }}
+{{- range $path := list "kafka.sasl_password" "kafka.ssl_key_password" "opensearch.password" "alerts.webhook_url" "alerts.webhook_token" "serve.auth_token" }}
 {{- $parts := splitList "." $path }}
 {{- $section := get $.Values.settings (first $parts) | default dict }}
 {{- if and (kindIs "map" $section) (hasKey $section (last $parts)) }}
