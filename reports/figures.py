@@ -44,17 +44,21 @@ class Figure:
     name: str
     sources: tuple[Source, ...]
     render: Callable[[list[dict]], str]  # Markdown from the parsed sources, in `sources` order
+    # Where the numbers were measured (commits, runs), from the sources: rendered as a provenance line
+    # beside the sources, so the text of the figure itself never needs a commit hash.
+    measured: Callable[[list[dict]], str | None] | None = None
 
 
 FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, *sources: Source):
-    """Register a renderer: `@figure("name", Source(path, command), ...)` over `def render(data: list[dict]) -> str`."""
+def figure(name: str, *sources: Source, measured: Callable[[list[dict]], str | None] | None = None):
+    """Register a renderer: `@figure("name", Source(path, command), ...)` over `def render(data: list[dict]) -> str`;
+    `measured(data)` may say where the numbers were measured ("at commit ..."), as a provenance line."""
     def register(render: Callable[[list[dict]], str]):
         if name in FIGURES:
             raise ValueError(f"figure {name!r} registered twice")
-        FIGURES[name] = Figure(name, sources, render)
+        FIGURES[name] = Figure(name, sources, render, measured)
         return render
     return register
 
@@ -73,6 +77,9 @@ def render_block(name: str, root: Path = ROOT) -> str:
         provenance = f"_Source: `{fig.sources[0].path}`, written by `{fig.sources[0].command}`._"
     else:
         provenance = "_Sources:_\n" + "\n".join(f"- `{s.path}`, written by `{s.command}`" for s in fig.sources)
+    where = fig.measured(data) if fig.measured else None
+    if where:
+        provenance = f"_Measured {where}._\n\n{provenance}"
     return f"{fig.render(data).rstrip()}\n\n{provenance}\n"
 
 
@@ -156,9 +163,11 @@ def _demo_summary(data: list[dict]) -> str:
     return "```\n" + Summary.from_dict(data[0]).table() + "\n```"
 
 
-@figure("examples-agreement", DEMO, Source("docs/figures/examples-agreement.json",
-                                           "python examples/compare.py build/verdicts.jsonl "
-                                           "--json docs/figures/examples-agreement.json"))
+EXAMPLES_AGREEMENT = Source("docs/figures/examples-agreement.json",
+                            "python examples/compare.py build/verdicts.jsonl --json docs/figures/examples-agreement.json")
+
+
+@figure("examples-agreement", DEMO, EXAMPLES_AGREEMENT)
 def _examples_agreement(data: list[dict]) -> str:
     demo, d = data
     if d["responses"] != demo["responses"]:
@@ -230,8 +239,13 @@ def _dead_letters_cell(r: dict) -> str:
             f"{r['redelivered_dead_letters']} replayed copies under the same key)")
 
 
+def _at_commit(data: list[dict]) -> str | None:
+    return f"at commit {data[0]['commit']}" if data[0].get("commit") else None
+
+
 @figure("faults-long", Source("docs/figures/faults-long.json",
-                              "python -m infra.faults --long --json docs/figures/faults-long.json"))
+                              "python -m infra.faults --long --json docs/figures/faults-long.json"),
+        measured=_at_commit)
 def _faults_long(data: list[dict]) -> str:
     r = data[0]
     o, cfg = r["outages"], r["config"]
@@ -245,13 +259,13 @@ def _faults_long(data: list[dict]) -> str:
           r["rebalances"], r["documents"], _dead_letters_cell(r), r["lost"],
           f"{r['duplicated']} ({r['duplicated_documents']} documents, {r['duplicated_dead_letters']} dead letters)",
           r["valid_dead_lettered"], "yes" if r["all_committed"] else f"no: {r['committed']} of {r['expected_committed']}"]])
-    commit = f" at commit {r['commit']}" if r.get("commit") else ""
     return (f"{table}\n\nBad messages by kind: {kinds}. NLI backend `{cfg['backend']}`, {cfg['partitions']} partitions, "
             f"batch size {cfg['batch_size']}, {r['consumer_starts'].get('a', 0)} starts of consumer A, "
-            f"{r['crashes']} exits it did not cause, {r['elapsed_s']:.0f} s{commit}.")
+            f"{r['crashes']} exits it did not cause, {r['elapsed_s']:.0f} s.")
 
 
-@figure("overload", Source("docs/figures/overload.json", "python -m infra.overload --json docs/figures/overload.json"))
+@figure("overload", Source("docs/figures/overload.json", "python -m infra.overload --json docs/figures/overload.json"),
+        measured=_at_commit)
 def _overload(data: list[dict]) -> str:
     r = data[0]
     rss = r["rss_mb"]
@@ -262,9 +276,8 @@ def _overload(data: list[dict]) -> str:
           f"{r['overload_s']:.0f} s", r["overload_messages"], f"{rss['baseline']:.0f} MB", f"{rss['peak']:.0f} MB",
           f"{rss['end']:.0f} MB", r["peak_lag"],
           f"{r['recovery_s']:.0f} s after the input stopped" if r["recovered"] else "no"]])
-    commit = f" at commit {r['commit']}" if r.get("commit") else ""
     return (f"{table}\n\nOne consumer, NLI backend `{r['backend']}`, {r['partitions']} partitions, batch size "
-            f"{r['batch_size']}{commit}.")
+            f"{r['batch_size']}.")
 
 
 
@@ -400,8 +413,8 @@ CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
 # Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
-VERDICT_RULE_MEASURED = ("Scored at top_k 4 / pair_top 3 at commit 9a63285, thresholds calibrated, combiner fitted "
-                         "and both decided at df7cb3e")
+VERDICT_RULE_MEASURED = ("with scores from commit 9a63285 (top_k 4 / pair_top 3); thresholds calibrated, combiner "
+                         "fitted and both decided at commit df7cb3e")
 
 
 def _ci(value, interval) -> str:
@@ -410,7 +423,8 @@ def _ci(value, interval) -> str:
     return f"{value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else f"{value:.3f}"
 
 
-@figure("verdict-rule", Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN))
+@figure("verdict-rule", Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
+        measured=lambda data: VERDICT_RULE_MEASURED)
 def _verdict_rule(data: list[dict]) -> str:
     report = data[0]
     rows, by = [], {}
@@ -436,7 +450,25 @@ def _verdict_rule(data: list[dict]) -> str:
               f"{scorer['threshold_mode']} τe {scorer['tau_entailment']}, τc {scorer['tau_contradiction']}; "
               f"evidence windows: {scorer['chunk_sentences']} sentences, overlap {scorer['chunk_overlap']}, "
               f"top_k {scorer['top_k']}, pair_top {scorer['pair_top']}. \"met\" needs the balanced accuracy "
-              f"target and recall on unsupported ≥ 0.75. {VERDICT_RULE_MEASURED}.")
+              f"target and recall on unsupported ≥ 0.75.")
+
+
+# The README's first screen: the shipped model's accuracy in one paragraph, from the figures below it.
+@figure("model-summary", DEMO, EXAMPLES_AGREEMENT, Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
+        measured=lambda data: "on the benchmarks " + VERDICT_RULE_MEASURED)
+def _model_summary(data: list[dict]) -> str:
+    _, examples, report = data
+    rows = {r["group"]: r for r in report["labelled"]["verdict_rules"] if r["rule"] == "threshold"}
+    pooled = rows["pooled"]
+    sets = sorted((r["balanced_accuracy"], g.removeprefix("set:")) for g, r in rows.items() if g != "pooled")
+    names = {"wice": "WiCE", "begin": "BEGIN", "qags": "QAGS", "halueval": "HaluEval"}
+    return (f"On the example traffic, **{examples['claims_agree']} of {examples['claims']} claims** get the verdict a "
+            f"careful reader expects. On four public groundedness sets ({', '.join(names.get(n, n) for _, n in sets)}; "
+            f"{pooled['n']} held-out answers, {pooled['unsupported']} of them unsupported) it separates supported from "
+            f"unsupported answers with **balanced accuracy {pooled['balanced_accuracy']:.2f}** "
+            f"({names.get(sets[0][1], sets[0][1])} {sets[0][0]:.2f} to {names.get(sets[-1][1], sets[-1][1])} "
+            f"{sets[-1][0]:.2f}) and flags **{pooled['recall']:.0%} of the unsupported answers**: about 1 in "
+            f"{round(1 / max(1 - pooled['recall'], 1e-9))} passes unnoticed.")
 
 
 # The report half scored once at top_k 8 / pair_top 4, every smaller window re-decided from those scores.
@@ -447,7 +479,9 @@ WINDOWS_REPORT_RUN = ("TOP_K=8 PAIR_TOP=4 infra/measure_verdict_rule.sh final &&
 
 @figure("evidence-windows",
         *(Source(f"docs/figures/windows-{name}.json", windows_run(name)) for name, _ in CHUNKINGS),
-        Source("docs/figures/windows-report-s4o1.json", WINDOWS_REPORT_RUN))
+        Source("docs/figures/windows-report-s4o1.json", WINDOWS_REPORT_RUN),
+        measured=lambda data: ("for the report-half table at commit 744281d, re-deciding the scores saved at "
+                               "commits b43cc6e–3cf2444"))
 def _evidence_windows(data: list[dict]) -> str:
     rows = []
     for (name, label), report in zip(CHUNKINGS, data):
@@ -477,9 +511,8 @@ def _evidence_windows(data: list[dict]) -> str:
             f"one short snippet is one window whatever the size), means over the sets; each chunking scored once at "
             f"top_k 8 / pair_top 4, every smaller setting re-decided from those scores.\n\n{held_out}\n\n"
             f"Report half ({n}), the shipped chunking only (the only one scored on every record), balanced accuracy "
-            f"at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}), re-decided at "
-            f"commit 744281d from the scores of the first verdict-rule run (saved at commits b43cc6e–3cf2444, scored "
-            f"at top_k 8 / pair_top 4).")
+            f"at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}), re-decided from "
+            f"the scores of the first verdict-rule run (scored at top_k 8 / pair_top 4, before the sentence premise).")
 
 
 if __name__ == "__main__":
