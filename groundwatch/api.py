@@ -21,6 +21,9 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+import structlog
+
+from groundwatch.config.logs import configure as configure_logs
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.settings import Settings, load_settings
 from groundwatch.results import Result
@@ -91,6 +94,8 @@ class Checker:
         if settings is not None and config is not None:
             raise TypeError("Checker() takes settings or config, not both")
         self.settings = apply_overrides(settings if settings is not None else load_settings(config), overrides)
+        if not structlog.is_configured():  # unconfigured structlog prints to stdout; an application's own set-up wins
+            configure_logs(self.settings.log_format, self.settings.log_level)
         self._scorer = build_scorer(self.settings)
         serve = self.settings.serve
         self._collector = Collector(self._scorer, serve.max_batch_responses, serve.max_queue, serve.collect_wait_ms,
