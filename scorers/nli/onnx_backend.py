@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +11,7 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
 from groundwatch.scorers.nli.quantize import INT8_COMPUTE
+from groundwatch.scorers.nli.threads import cpu_budget
 
 log = get_logger(__name__)
 CUDA = "CUDAExecutionProvider"
@@ -43,8 +43,10 @@ class OnnxBackend(NLIBackend):
         self.precision = _precision(self.model_dir)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # One session serves every batch: use the cores we have, no oversubscription.
-        options.intra_op_num_threads = threads or max(1, os.cpu_count() or 1)
+        # One session serves every batch: use the CPUs this process may run on (affinity and cgroup
+        # quota, scorers/nli/threads.py), not the host's core count: no oversubscription.
+        budget = cpu_budget()
+        options.intra_op_num_threads = threads or budget.threads
         options.inter_op_num_threads = 1
         # Same input, same output on every run (kernels with a nondeterministic reduction are avoided).
         # Batch invariance comes from the model, not from this: see scorers/nli/quantize.py.
@@ -58,6 +60,8 @@ class OnnxBackend(NLIBackend):
         self.provider = self.session.get_providers()[0].replace("ExecutionProvider", "").lower()
         self.fallback = provider_fallback(providers, chosen, self.session.get_providers())
         self._inputs = {i.name for i in self.session.get_inputs()}
+        log.info("onnx_threads", intra_op=options.intra_op_num_threads, inter_op=options.inter_op_num_threads,
+                 configured=threads, **budget.log_fields())
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         feeds = {k: v for k, v in self.features(batch).items() if k in self._inputs}

@@ -1,0 +1,67 @@
+"""How many threads a model session may use: the CPUs this process may actually run on.
+
+`os.cpu_count()` is the host's core count; in a container limited to 2 CPUs on a 64-core node
+it would start 64 threads per pool and be throttled by the quota. The count here is the
+smaller of the CPU affinity (os.sched_getaffinity, e.g. taskset or a cpuset) and the cgroup
+CPU quota, rounded down (a 1.5-CPU quota gets 1 thread): cgroup v2 `cpu.max`, else v1
+`cpu.cfs_quota_us` / `cpu.cfs_period_us`. The ONNX Runtime session and the embedder take it
+unless scorer.threads says otherwise, and log it at start.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP = Path("/sys/fs/cgroup")
+
+
+@dataclass(frozen=True)
+class CpuBudget:
+    threads: int            # what a session gets
+    affinity: int           # CPUs the process may run on
+    quota: float | None     # CPUs the cgroup allows (None: no limit found)
+    source: str             # affinity | cgroup_v2 | cgroup_v1 | cpu_count
+
+    def log_fields(self) -> dict:
+        return {"threads": self.threads, "cpu_affinity": self.affinity, "cpu_quota": self.quota,
+                "threads_source": self.source}
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+def cgroup_quota(root: Path = CGROUP) -> tuple[float | None, str | None]:
+    """(CPUs the cgroup allows, which file said so); (None, None) without a limit."""
+    v2 = _read(root / "cpu.max")
+    if v2 is not None:
+        quota, _, period = v2.partition(" ")
+        if quota != "max" and quota.isdigit() and period.isdigit() and int(period) > 0:
+            return int(quota) / int(period), "cgroup_v2"
+        return None, None
+    for folder in (root / "cpu", root / "cpu,cpuacct", root):
+        quota, period = _read(folder / "cpu.cfs_quota_us"), _read(folder / "cpu.cfs_period_us")
+        if quota is None or period is None:
+            continue
+        if quota.lstrip("-").isdigit() and int(quota) > 0 and period.isdigit() and int(period) > 0:
+            return int(quota) / int(period), "cgroup_v1"
+        return None, None
+    return None, None
+
+
+def cpu_budget(root: Path = CGROUP) -> CpuBudget:
+    if hasattr(os, "sched_getaffinity"):
+        affinity, source = len(os.sched_getaffinity(0)), "affinity"
+    else:  # not on Linux
+        affinity, source = os.cpu_count() or 1, "cpu_count"
+    quota, quota_source = cgroup_quota(root)
+    threads = affinity
+    if quota is not None and max(1, math.floor(quota)) < threads:
+        threads, source = max(1, math.floor(quota)), quota_source
+    return CpuBudget(max(1, threads), affinity, quota, source)

@@ -1,0 +1,59 @@
+"""Thread counts from the CPUs the process may use: affinity and the cgroup quota, not the host."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from groundwatch.scorers.nli.threads import cgroup_quota, cpu_budget
+
+
+def _files(root, files: dict[str, str]):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+    return root
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"cpu.max": "max 100000"}, (None, None)),
+    ({"cpu.max": "150000 100000"}, (1.5, "cgroup_v2")),
+    ({"cpu.max": "50000 100000"}, (0.5, "cgroup_v2")),
+    ({"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000"}, (None, None)),
+    ({"cpu,cpuacct/cpu.cfs_quota_us": "200000", "cpu,cpuacct/cpu.cfs_period_us": "100000"}, (2.0, "cgroup_v1")),
+    ({}, (None, None)),
+])
+def test_cgroup_quota_v2_then_v1(tmp_path, files, expected):
+    assert cgroup_quota(_files(tmp_path, files)) == expected
+
+
+def test_the_quota_caps_the_affinity_and_rounds_down(tmp_path):
+    affinity = len(os.sched_getaffinity(0))
+    free = cpu_budget(_files(tmp_path / "free", {"cpu.max": "max 100000"}))
+    assert (free.threads, free.affinity, free.quota, free.source) == (affinity, affinity, None, "affinity")
+    half = cpu_budget(_files(tmp_path / "half", {"cpu.max": "50000 100000"}))
+    assert (half.threads, half.quota, half.source) == (1, 0.5, "cgroup_v2")  # never 0
+    roomy = cpu_budget(_files(tmp_path / "roomy", {"cpu.max": f"{(affinity + 8) * 100000} 100000"}))
+    assert (roomy.threads, roomy.source) == (affinity, "affinity")  # a quota above the CPUs we have is not a count
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to pin to one")
+def test_an_onnx_session_pinned_to_one_cpu_takes_one_thread(tiny_onnx):
+    # A child pinned to one CPU (as taskset or a cpuset would): the session must not start a thread per host core.
+    code = f"""
+import json, os
+os.sched_setaffinity(0, {{sorted(os.sched_getaffinity(0))[0]}})
+from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+backend = OnnxBackend(__import__("pathlib").Path({str(tiny_onnx)!r}), providers="cpu")
+print(json.dumps(backend.session.get_session_options().intra_op_num_threads))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == 1
+    [logged] = [line for line in (result.stdout + result.stderr).splitlines() if "onnx_threads" in line]
+    assert "intra_op=1" in logged and "cpu_affinity=1" in logged  # the chosen count is logged at start
