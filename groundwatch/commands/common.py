@@ -13,14 +13,42 @@ from groundwatch.scorers.jsonl import JsonlError, read_jsonl
 from groundwatch.scorers.schema import Response, parse_response
 
 
+CONFIG_HELP = "JSON settings file (GROUNDWATCH_* environment variables override it; default: none)"
+
+
+def add_config_arg(parser) -> None:
+    parser.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
+
+
 def add_settings_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    parser.add_argument("--model", help="NLI model directory (default: the shipped model)")
-    parser.add_argument("--backend", choices=["onnx", "torch"], help="NLI backend")
+    group = parser.add_argument_group("settings and model")
+    add_config_arg(group)
+    group.add_argument("--model", metavar="DIR", help="NLI model directory (default: scorer.model_dir, else the "
+                                                      "shipped model)")
+    group.add_argument("--backend", choices=["onnx", "torch"],
+                       help="NLI backend: onnx for an exported model.onnx, torch for a Hugging Face checkpoint "
+                            "(default: scorer.backend, onnx)")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: sizes and counts that must be at least 1 (`--batch-size 0` would never finish)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings (raises SettingsError, one line) with the command line's overrides; logging follows them."""
+    from groundwatch.commands.conventions import start_logging
+
     settings = load_settings(getattr(args, "config", None))
+    if not getattr(args, "_logging_from_settings", False):
+        start_logging(args, settings.log_format, settings.log_level)
+        args._logging_from_settings = True
     updates = {}
     if getattr(args, "model", None):
         updates["model_dir"] = args.model
@@ -34,16 +62,25 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def add_verdict_source(parser: argparse.ArgumentParser):
     """Where stored verdicts come from (a file, or OpenSearch) and the time/app window; returns the
     "which verdicts" group so a command can add its own filters to it."""
+    from groundwatch.commands.conventions import deprecated
+
     source = parser.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
-    source.add_argument("--verdicts", help="verdicts JSONL written by `groundwatch score`")
-    source.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    source.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    source.add_argument("--alias", help="default: opensearch.alias from the settings")
+    source.add_argument("-i", "--input", metavar="FILE", dest="verdicts",
+                        help="verdicts JSONL written by `groundwatch score`, `-` for stdin (default: OpenSearch)")
+    deprecated(source, "--verdicts", "--input", "verdicts")
+    add_config_arg(source)
+    add_opensearch_args(source)
     scope = parser.add_argument_group("which verdicts")
-    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC)")
-    scope.add_argument("--until", help="ISO time, exclusive")
-    scope.add_argument("--app")
+    scope.add_argument("--since", help="ISO time, inclusive (a time without zone is UTC; default: no limit)")
+    scope.add_argument("--until", help="ISO time, exclusive (default: no limit)")
+    scope.add_argument("--app", help="only responses whose metadata.app is this (default: every app)")
     return scope
+
+
+def add_opensearch_args(parser) -> None:
+    parser.add_argument("--opensearch-url", metavar="URL", help="OpenSearch server (default: opensearch.url from "
+                                                                "the settings)")
+    parser.add_argument("--alias", help="verdict index alias (default: opensearch.alias from the settings)")
 
 
 def opensearch_settings(args):
@@ -54,9 +91,31 @@ def opensearch_settings(args):
     return section.model_copy(update=updates)
 
 
+def check_backend(settings: Settings) -> None:
+    """A model directory the chosen backend cannot load fails with the backend it needs, not a traceback."""
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+
+    backend, model_dir = settings.scorer.backend, Path(settings.scorer.model_dir or DEFAULT_MODEL_DIR)
+    if backend not in ("onnx", "torch"):
+        return  # the fake backend of the tests reads no directory
+    if not model_dir.is_dir():
+        raise ModelLoadError(f"model directory {model_dir} does not exist (--model or scorer.model_dir)")
+    onnx = (model_dir / "model.onnx").is_file()
+    torch = any((model_dir / name).is_file() for name in ("model.safetensors", "pytorch_model.bin"))
+    if backend == "torch" and onnx and not torch:
+        raise ModelLoadError(f"{model_dir} holds an ONNX model (model.onnx), which needs --backend onnx; "
+                             "--backend torch needs a Hugging Face checkpoint (model.safetensors)")
+    if backend == "onnx" and torch and not onnx:
+        raise ModelLoadError(f"{model_dir} holds a PyTorch checkpoint, which needs --backend torch (or export it "
+                             "with `groundwatch export-model`); --backend onnx needs model.onnx")
+
+
 def build_scorer(settings: Settings, **kwargs):
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.policy import ActionPolicy
+
+    check_backend(settings)
 
     if settings.policy.enabled:
         kwargs.setdefault("policy", ActionPolicy(settings.policy))

@@ -14,7 +14,7 @@ def add_progress_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def progress_on(args: argparse.Namespace) -> bool:
-    return not getattr(args, "no_progress", False)
+    return not (getattr(args, "no_progress", False) or getattr(args, "quiet", False))
 
 
 def progress_bar(args: argparse.Namespace, iterable=None, **kwargs):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from groundwatch.commands.common import add_settings_args, build_scorer, fail, read_responses, settings_from
+from groundwatch.commands.common import (add_settings_args, build_scorer, fail, positive_int, read_responses,
+                                         settings_from)
+from groundwatch.commands.conventions import deprecated, input_path, output_stream, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 from groundwatch.reports.summary import Summary
 from groundwatch.scorers.errors import InvalidResponse, ModelLoadError, ScoringError
@@ -14,11 +16,18 @@ from groundwatch.scorers.records import ResponseVerdict
 
 
 def register(sub) -> None:
-    p = sub.add_parser("score", help="score logged RAG responses (JSONL) claim by claim")
-    p.add_argument("--input", required=True, help="responses, one groundwatch.response.v1 JSON per line")
-    p.add_argument("--output", required=True, help="verdicts JSONL to write")
-    p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
-    p.add_argument("--summary", help="also write the summary counts as JSON here (docs/figures/demo-summary.json)")
+    p = sub.add_parser("score", help="score logged RAG responses (JSONL) claim by claim",
+                       description="Score a JSONL file of logged responses into verdicts, one per line, and print "
+                                   "the counts.")
+    p.add_argument("-i", "--input", required=True, metavar="FILE",
+                   help="responses, one groundwatch.response.v1 JSON per line; `-` for stdin")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="verdicts JSONL to write; `-` for stdout (the counts then go to stderr)")
+    p.add_argument("--batch-size", type=positive_int, default=32, metavar="N",
+                   help="responses handed to the scorer at once")
+    deprecated(p, "--batch", "--batch-size", "batch_size", type=positive_int)
+    p.add_argument("--summary", metavar="FILE", help="also write the counts as JSON to this file (default: none)")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON instead of a table")
     add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
@@ -29,9 +38,14 @@ def run(args) -> int:
 
     settings = settings_from(args)
     try:  # every record is read and checked before the model loads
-        records = list(read_responses(args.input, settings))
+        records = list(read_responses(input_path(args.input), settings))
     except OSError as exc:
-        return fail(f"cannot read --input: {exc}")
+        return fail(f"cannot read --input {args.input}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return fail(f"--input {args.input} is not UTF-8 text (byte {exc.start})")
+    if not records:
+        print(f"groundwatch: warning: --input {args.input} holds no records; nothing scored", file=sys.stderr)
+        return 1
     valid = [(number, item) for number, item, _ in records if not isinstance(item, InvalidResponse)]
     errors = [f"line {number}: {item}" for number, item, _ in records if isinstance(item, InvalidResponse)]
     for e in errors:
@@ -46,11 +60,11 @@ def run(args) -> int:
     from groundwatch.scorers.redaction import Redactor
 
     redactor = Redactor.from_settings(settings.redaction)  # the verdicts file stores text too
-    with open(output_path(args.output), "w", encoding="utf-8") as out, \
+    with output_stream(args.output) as out, \
             tqdm(total=len(records), initial=len(errors), unit="resp", disable=not progress_on(args),
                  file=sys.stderr) as bar:
-        for start in range(0, len(valid), args.batch):
-            chunk = valid[start:start + args.batch]
+        for start in range(0, len(valid), args.batch_size):
+            chunk = valid[start:start + args.batch_size]
             for (number, response), result in zip(chunk, scorer.score([r for _, r in chunk])):
                 if isinstance(result, ScoringError):
                     failure = f"line {number} (request_id {response.request_id}): scoring failed: {result}"
@@ -62,7 +76,9 @@ def run(args) -> int:
                     summary.add(result)
                 bar.update(1)
     scorer.close()
-    print(summary.table(), file=sys.stdout)
+    # stdout holds the verdicts when they go there; the counts then go to stderr.
+    print(json.dumps(summary.to_dict()) if args.json else summary.table(),
+          file=sys.stderr if to_stdout(args.output) else sys.stdout)
     if args.summary:
         output_path(args.summary).write_text(json.dumps(summary.to_dict(), indent=2) + "\n")
     if errors:

@@ -1,0 +1,114 @@
+"""What every command shares on the command line: -q/-v, defaults in the help, `-` for stdout/stdin,
+old option spellings that still work for one release, and where the logs go (always stderr)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import IO, Iterator
+
+from groundwatch.scorers.files import output_path
+
+STDIO = "-"
+
+
+class Parser(argparse.ArgumentParser):
+    """A usage error is one line, `groundwatch: error: ...`, exit 2, like every other error."""
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("groundwatch").strip()
+        hint = f" (see `{self.prog} --help`)"
+        self.exit(2, f"groundwatch: error: {command + ': ' if command else ''}{message}{hint}\n")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows each option's default unless its help already says it, or there is none to show."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text.lower() or any(default is x for x in (None, False, True, argparse.SUPPRESS))
+                or not action.option_strings or default == []):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class DeprecatedAlias(argparse.Action):
+    """An old spelling (`--out`): works for one release, with a note on stderr naming the new one."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"groundwatch: warning: {option_string} is deprecated and goes in the next release; use {self.new}",
+              file=sys.stderr)
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+
+
+def deprecated(parser, old: str, new: str, dest: str, **kwargs) -> None:
+    """Accept `old` as a hidden alias of the option `new` (stored in `dest`)."""
+    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new, help=argparse.SUPPRESS,
+                        default=argparse.SUPPRESS, **kwargs)
+
+
+def add_global_args(parser: argparse.ArgumentParser, default=None) -> None:
+    """-q/-v before or after the command; a subcommand's copy must not reset what the main parser read."""
+    level = parser.add_mutually_exclusive_group()
+    level.add_argument("-q", "--quiet", action="store_true", default=default if default is not None else False,
+                       help="warnings and errors only on stderr, no progress bars")
+    level.add_argument("-v", "--verbose", action="store_true", default=default if default is not None else False,
+                       help="debug logs on stderr")
+
+
+def finish(sub) -> None:
+    """Every command (and sub-subcommand) gets the shared help formatter and -q/-v."""
+    for parser in dict.fromkeys(sub.choices.values()):
+        parser.formatter_class = HelpFormatter
+        add_global_args(parser, argparse.SUPPRESS)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                finish(action)
+
+
+def log_level(args: argparse.Namespace, configured: str | None = None) -> str:
+    """--verbose / --quiet, else the settings' (or GROUNDWATCH_LOG_LEVEL's) level, else info."""
+    if getattr(args, "verbose", False):
+        return "debug"
+    if getattr(args, "quiet", False):
+        return "warning"
+    return (configured or os.environ.get("GROUNDWATCH_LOG_LEVEL") or "info").lower()
+
+
+def start_logging(args: argparse.Namespace, fmt: str | None = None, level: str | None = None) -> None:
+    """Logs to stderr in every command: stdout carries only the command's result."""
+    from groundwatch.config.logs import configure
+
+    level = log_level(args, level)
+    configure(fmt or os.environ.get("GROUNDWATCH_LOG_FORMAT") or "auto", level)
+    # Libraries that log through the standard library (opensearch-py, urllib3, ...) to stderr as well.
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO), force=True)
+
+
+@contextlib.contextmanager
+def output_stream(path: str | Path) -> Iterator[IO[str]]:
+    """A text file to write, or stdout for `-`."""
+    if str(path) == STDIO:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    with open(output_path(path), "w", encoding="utf-8") as handle:
+        yield handle
+
+
+def to_stdout(path: str | Path | None) -> bool:
+    return path is not None and str(path) == STDIO
+
+
+def input_path(path: str | Path) -> str | Path:
+    """`-` reads stdin."""
+    return "/dev/stdin" if str(path) == STDIO else path
