@@ -28,7 +28,8 @@ MARKER = "Zanzibar-7731"  # in an answer: must never reach the log
 
 def _start(env: dict, log_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "GROUNDWATCH_LOG_FORMAT": "json", "GROUNDWATCH_SERVE__HOST": "127.0.0.1",
+    # No GROUNDWATCH_SERVE__HOST: serve listens on 127.0.0.1 by default.
+    env = {**os.environ, "GROUNDWATCH_LOG_FORMAT": "json",
            "GROUNDWATCH_SERVE__PORT": str(port), **env}
     process = subprocess.Popen([sys.executable, "-m", "groundwatch.cli", "serve", *args], env=env,
                                stdout=open(log_path, "wb"), stderr=subprocess.STDOUT)
@@ -83,13 +84,20 @@ def test_serve_process_checks_limits_auth_deadline_and_drains(tiny_onnx, tmp_pat
             assert 'groundwatch_http_requests_total{endpoint="check",status="200"} 8.0' in metrics
             assert "groundwatch_serve_batch_responses_count" in metrics
             assert client.get("/openapi.json").json()["info"]["title"] == "groundwatch"
+            assert "/v1/check" in client.get("/docs").text
+            assert httpx.get(base + "/docs", timeout=10).status_code == 401
+            bad = client.post("/v1/check", content=b'{"request_id": "x",', headers={"content-type": "application/json"})
+            assert bad.status_code == 400 and bad.json()["error"] == "malformed_json"
+            assert client.get("/healthz").text == "ok\n"
     finally:
         code = _stop(process)
     log = log_path.read_text()
     assert code == 0, log
     assert MARKER not in log and TOKEN not in log
-    events = [json.loads(line).get("event") for line in log.splitlines() if line.startswith("{")]
-    assert "serve_listening" in events and "serve_deadline_exceeded" in events
+    events = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    assert "serve_deadline_exceeded" in [e.get("event") for e in events]
+    [listening] = [e for e in events if e.get("event") == "serve_listening"]
+    assert listening["host"] == "127.0.0.1"
 
 
 def test_serve_publishes_inline_verdicts_to_opensearch_and_alerts(kafka_bootstrap, opensearch_url, tiny_onnx,
@@ -97,10 +105,14 @@ def test_serve_publishes_inline_verdicts_to_opensearch_and_alerts(kafka_bootstra
     names = Names.fresh("serve")
     create_topics(kafka_bootstrap, names)
     settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx)
-    process, base = _start(settings_env(settings), tmp_path / "serve.log", "--publish")
+    env = settings_env(settings)
+    refused = subprocess.run([sys.executable, "-m", "groundwatch.cli", "serve", "--publish"], env={**os.environ, **env},
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "serve.publish needs serve.auth_token" in refused.stderr
+    process, base = _start({**env, "GROUNDWATCH_SERVE__AUTH_TOKEN": TOKEN}, tmp_path / "serve.log", "--publish")
     try:
         record = response(1, "pub")  # every claim is high severity: the tiny model supports none of them
-        answer = httpx.post(base + "/v1/check", json=record, timeout=30)
+        answer = httpx.post(base + "/v1/check", json=record, timeout=30, headers={"Authorization": f"Bearer {TOKEN}"})
         assert answer.status_code == 200, answer.text
         action = answer.json()["action"]["action"]
         wait_until(lambda: len(documents(opensearch_url, names.alias)) == 1, 30, "the verdict in OpenSearch")
