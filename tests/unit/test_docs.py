@@ -1,0 +1,158 @@
+"""The README and docs/ are a user guide: no development history in them, links that resolve, and
+quick-start examples whose shown output is what the commands print."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]  # CHANGELOG.md is where history goes
+
+FIGURE = re.compile(r"<!-- figures:(?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-- /figures:(?P=name) -->", re.S)
+# Inside a figure block, the lines that say where its numbers come from (reports/figures.py: render_block).
+PROVENANCE = ("_Source", "_Measured", "- `docs/figures/")
+HEX = re.compile(r"(?<![0-9A-Za-z_])[0-9a-f]{7,40}(?![0-9A-Za-z_])")
+ISSUE = re.compile(r"\bissues?\s+#?\d+", re.I)
+SESSION_NOTES = ("was lent", "were not kept", "was not kept", "this session", "that session", "this task",
+                 "no gpu was", "not attempted")
+
+
+def _text_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, line) of a page, without the provenance lines of its figure blocks."""
+    text = path.read_text(encoding="utf-8")
+    skip = set()
+    for m in FIGURE.finditer(text):
+        first = text.count("\n", 0, m.start("body")) + 1
+        for offset, line in enumerate(m["body"].splitlines()):
+            if line.startswith(PROVENANCE):
+                skip.add(first + offset)
+    return [(n, line) for n, line in enumerate(text.splitlines(), 1) if n not in skip]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_issue_numbers_or_session_notes(path):
+    found = [f"{path.name}:{n}: {m.group(0)!r}" for n, line in _text_lines(path) for m in ISSUE.finditer(line)]
+    found += [f"{path.name}:{n}: {note!r}" for n, line in _text_lines(path) for note in SESSION_NOTES
+              if note in line.lower()]
+    assert not found, "history belongs in CHANGELOG.md and git, not the user guide:\n" + "\n".join(found)
+
+
+def _commits(tokens: set[str]) -> set[str]:
+    """The tokens git resolves to a commit of this repository."""
+    ordered = sorted(tokens)
+    out = subprocess.run(["git", "cat-file", "--batch-check"], input="".join(f"{t}^{{commit}}\n" for t in ordered),
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.splitlines()
+    return {t for t, line in zip(ordered, out) if line.split()[1:2] == ["commit"]}
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists() or shutil.which("git") is None, reason="needs the git checkout")
+def test_no_commit_hashes_outside_figure_provenance():
+    where = {}
+    for path in PAGES:
+        for n, line in _text_lines(path):
+            for token in HEX.findall(line):
+                where.setdefault(token, []).append(f"{path.relative_to(ROOT)}:{n}")
+    found = _commits(set(where))
+    assert not found, "commit hashes in the user guide (history goes to CHANGELOG.md): " + ", ".join(
+        f"{t} at {' '.join(where[t])}" for t in sorted(found))
+
+
+def test_the_commit_check_finds_a_commit():
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    if head.returncode:
+        pytest.skip("needs the git checkout")
+    sha = head.stdout.strip()
+    assert _commits({sha[:7], sha, "0000000", "not-hex"}) == {sha[:7], sha}
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+LINK = re.compile(r"\[[^\]]*\]\((?P<target>[^)\s]+)\)")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_and_anchors_resolve(path):
+    broken = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for m in LINK.finditer(line):
+            target = m["target"]
+            if re.match(r"[a-z]+:", target):
+                continue  # http(s), mailto
+            file, _, anchor = target.partition("#")
+            dest = (path.parent / file).resolve() if file else path
+            if not dest.exists():
+                broken.append(f"{path.name}:{n}: {target} (no such file)")
+            elif anchor and dest.suffix == ".md":
+                headings = re.findall(r"^#+ (.+)$", dest.read_text(encoding="utf-8"), re.M)
+                if anchor not in {_slug(h) for h in headings}:
+                    broken.append(f"{path.name}:{n}: {target} (no such heading)")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_readme_is_a_short_guide_with_the_two_commands():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 260, "depth goes to docs/; the README is read in five minutes"
+    # CI (.ci/run) and newcomers run these two exactly as written.
+    assert "\nmake demo   #" in text and "\nmake test   #" in text
+    assert "pip install 'groundwatch[cpu]'" in text and "pip install 'groundwatch[gpu]'" in text
+    first_screen = "\n".join(text.splitlines()[:60])
+    assert "<!-- figures:model-summary -->" in first_screen and "export-model" in first_screen
+
+
+def _block(name: str) -> str:
+    """The fenced code inside `<!-- quickstart:NAME -->` in the README."""
+    m = re.search(rf"<!-- quickstart:{name} -->\n```[a-z]*\n(.*?)```\n<!-- /quickstart:{name} -->",
+                  README.read_text(encoding="utf-8"), re.S)
+    assert m, f"README has no quickstart:{name} block"
+    return m.group(1)
+
+
+def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
+    """The quick-start Python API example, run as a user runs it (the shipped model), from another folder."""
+    script = tmp_path / "example.py"
+    script.write_text(_block("python"), encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout == _block("python-output")
+
+
+def test_the_readme_explain_output_is_what_explain_prints(tmp_path):
+    """The quick-start shell block (the record, score, explain), run in a scratch folder."""
+    shell = re.search(r"```bash\n(cat > answers\.jsonl <<'EOF'\n.*?\ngroundwatch explain r-1[^\n]*\n)```",
+                      README.read_text(encoding="utf-8"), re.S)
+    assert shell, "README has no quick-start shell block"
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")  # this environment's groundwatch
+    run = subprocess.run(["bash", "-e", "-c", shell.group(1)], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=600, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    shown = _block("explain")
+    printed = run.stdout[run.stdout.index("request r-1"):]
+    # The scorer version hashes every verdict-changing setting; the explanation itself must match.
+    version = re.compile(r"scorer \S+,")
+    assert version.sub("scorer V,", printed) == version.sub("scorer V,", shown)
+
+
+def test_the_defaults_quoted_in_concepts_are_the_settings_defaults():
+    from groundwatch.config.scorer import ScorerConfig
+
+    c = ScorerConfig()
+    text = (ROOT / "docs" / "concepts.md").read_text(encoding="utf-8")
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    for quoted in (f"τc ({c.tau_contradiction:g})", f"τe ({c.tau_entailment:g} by default)",
+                   f"windows of\n   {c.chunk_sentences} sentences with {words[c.chunk_overlap]} sentence of overlap",
+                   f"the best {c.top_k} windows", f"pairs of the best {words[c.pair_top]} joined",
+                   f"cosine below {c.off_topic_threshold:g}", f"answers under {c.off_topic_min_words} words"):
+        assert quoted in text, f"docs/concepts.md should say {quoted!r} (the default changed?)"
