@@ -19,10 +19,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-import torch
+
+from groundwatch.config.extras import exit_unless
+
+exit_unless("train", "python -m groundwatch.training.train")  # before torch is imported
+import torch  # noqa: E402
 
 from groundwatch.scorers.base_model import check_tokenizer, minilm_dir
-from groundwatch.training import synthetic
+from groundwatch.training import counter_shortcuts, synthetic
+from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, load_mix
 
@@ -44,11 +49,22 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--max-minutes", type=float, default=240.0, help="stop early and save after this long")
     p.add_argument("--limit", type=int, default=0, help="train on the first N pairs only (smoke runs)")
-    p.add_argument("--init", type=Path, default=None, help="continue from this checkpoint (stage 2)")
+    p.add_argument("--init", type=Path, default=None,
+                   help="continue from this checkpoint: a Hugging Face directory or a compact copy "
+                        "(scorers/models/nli-minilm-torch)")
+    p.add_argument("--counter-shortcuts", type=int, default=0, metavar="N",
+                   help="about N pairs per counter-shortcut recipe (training/counter_shortcuts.py), added after --limit")
+    p.add_argument("--save-every", type=float, default=20.0, metavar="MINUTES",
+                   help="save a checkpoint this often, so a stopped run can be continued with --init")
     p.add_argument("--unrelated", type=int, default=0, help="synthetic unrelated -> neutral pairs")
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="override a source's cap, e.g. esnli_snli=8000")
     return p.parse_args(argv)
+
+
+def _materialised(init: Path) -> Path:
+    """A compact copy (int8 rows + scales) becomes an fp32 checkpoint directory first."""
+    return materialise(init) if (init / WEIGHTS).exists() else init
 
 
 def seed_everything(seed: int) -> None:
@@ -123,7 +139,7 @@ def main(argv=None) -> None:
     else:
         autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
 
-    base = args.init or minilm_dir()
+    base = _materialised(args.init) if args.init else minilm_dir()
     tokenizer = AutoTokenizer.from_pretrained(base)
     check_tokenizer(tokenizer)
     model = AutoModelForSequenceClassification.from_pretrained(
@@ -140,6 +156,8 @@ def main(argv=None) -> None:
     if args.limit:
         random.Random(args.seed).shuffle(train)
         train = train[:args.limit]
+    if args.counter_shortcuts:
+        train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
     mix = collections.Counter(p.source for p in train)
     log.info("train pairs %d; mix %s", len(train), dict(mix))
 
@@ -167,6 +185,7 @@ def main(argv=None) -> None:
     scheduler = get_linear_schedule_with_warmup(optimizer, int(args.warmup * total_steps), total_steps)
 
     start = time.monotonic()
+    last_save = start
     step, seen, running = 0, 0, 0.0
     model.train()
     stopped_early = False
@@ -192,6 +211,13 @@ def main(argv=None) -> None:
                 eta = (total_steps - step) * args.batch_size / rate
                 log.info("step %d/%d loss %.4f %.1f pairs/s eta %.1f min", step, total_steps, running,
                          rate, eta / 60)
+            if time.monotonic() - last_save > args.save_every * 60:
+                model.save_pretrained(args.output)
+                tokenizer.save_pretrained(args.output)
+                (args.output / "progress.json").write_text(json.dumps({"step": step, "of": total_steps,
+                                                                       "loss": round(running, 4)}))
+                last_save = time.monotonic()
+                log.info("checkpoint saved at step %d", step)
             if elapsed > args.max_minutes * 60:
                 log.warning("time budget reached at step %d; saving", step)
                 stopped_early = True

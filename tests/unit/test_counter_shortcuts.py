@@ -1,0 +1,114 @@
+"""Counter-shortcut recipes: equivalent rewordings entail, their minimal pairs do not, and no lexicon pair
+of the recipes is one the hand-written controls test (the controls measure rewordings never trained on)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from groundwatch.training import counter_shortcuts as cs
+from groundwatch.training.labels import LABEL2ID
+from groundwatch.training.nli_data import Pair
+
+ROOT = Path(__file__).resolve().parents[2]
+ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
+
+
+def _words(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z]+|\d+", text.lower()))
+    return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
+
+
+def _control_cues() -> list[tuple[set[str], set[str], str]]:
+    cues = []
+    for line in (ROOT / "examples" / "controls" / "expected.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        for claim in record["claims"]:
+            a, b = claim["cue"]
+            cues.append((_words(a), _words(b), record["request_id"]))
+    return cues
+
+
+def _lexicon_pairs() -> list[tuple[str, str, str]]:
+    pairs = []
+    for line in cs.LEXICON.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            _, a, b = line.split("\t")
+            pairs.append((a, b, "antonyms.tsv"))
+    pairs += [(a.rstrip("s"), b.rstrip("s"), "UNIT_PAIRS") for a, b, _ in cs.UNIT_PAIRS]
+    pairs += [(str(n), word, "WORD_NUMBERS") for n, word in cs.WORD_NUMBERS.items()]
+    return pairs
+
+
+def test_no_recipe_lexicon_pair_is_a_control_cue_pair():
+    shared = []
+    for answer_words, passage_words, request_id in _control_cues():
+        for a, b, source in _lexicon_pairs():
+            if (a in answer_words and b in passage_words) or (b in answer_words and a in passage_words):
+                shared.append(f"{request_id}: {a}/{b} ({source})")
+    assert not shared, "a recipe lexicon shares a pair with the controls:\n" + "\n".join(shared)
+
+
+def test_the_check_sees_a_shared_pair(monkeypatch, tmp_path):
+    lexicon = tmp_path / "antonyms.tsv"
+    lexicon.write_text("a\tmandatory\toptional\n")
+    monkeypatch.setattr(cs, "LEXICON", lexicon)
+    cues = [(_words("isn't mandatory"), _words("is optional"), "x")]
+    assert any(a in cues[0][0] and b in cues[0][1] or b in cues[0][0] and a in cues[0][1]
+               for a, b, _ in _lexicon_pairs())
+
+
+def _hyps(pairs: list[Pair]) -> dict[str, int]:
+    return {p.hypothesis: p.label for p in pairs}
+
+
+def test_an_antonym_negated_is_entailed_and_the_bare_antonym_contradicted():
+    antonyms = {"visible": {"invisible"}, "invisible": {"visible"}}
+    premise = "From the terrace the lighthouse is visible on clear days."
+    got = _hyps(cs.antonym_pairs(premise, premise, antonyms, random.Random(0)))
+    assert got == {"From the terrace the lighthouse is not invisible on clear days.": ENT,
+                   "From the terrace the lighthouse is invisible on clear days.": CON}
+
+
+@pytest.mark.parametrize("sentence", [
+    "He is best known for his novels.",         # an adverb before a participle, not a predicate adjective
+    "She was born in Leeds.",                   # a participle inside its phrase
+    "The door is not open.",                    # already negated: the negation recipe's job
+])
+def test_antonym_recipe_leaves_non_predicates_alone(sentence):
+    antonyms = {"best": {"worst"}, "born": {"unborn"}, "open": {"closed"}}
+    assert cs.antonym_pairs(sentence, sentence, antonyms, random.Random(0)) == []
+
+
+def test_the_same_amount_in_another_unit_is_entailed_and_a_wrong_conversion_contradicted():
+    sentence = "The cable is 3 cm thick."
+    got = cs.quantity_pairs(sentence, sentence, random.Random(0))
+    assert [p.label for p in got] == [ENT, CON]
+    assert got[0].hypothesis == "The cable is 30 mm thick."
+    assert got[1].hypothesis != got[0].hypothesis and got[1].hypothesis.endswith("mm thick.")
+
+
+def test_a_count_in_words_is_entailed_but_not_a_date():
+    got = _hyps(cs.quantity_pairs("x", "There were 6 confirmed cases.", random.Random(0)))
+    assert got["There were six confirmed cases."] == ENT and sorted(got.values()) == [ENT, CON]
+    assert cs.quantity_pairs("x", "As of 20 March the office reopened.", random.Random(0)) == []
+
+
+def test_both_is_entailed_and_neither_contradicted():
+    sentence = "The pool and sauna are closed on Mondays."
+    got = _hyps(cs.conjunction_pairs(sentence, sentence, random.Random(0)))
+    assert got == {"Both the pool and sauna are closed on Mondays.": ENT,
+                   "Neither the pool nor sauna is closed on Mondays.": CON}
+
+
+def test_computed_values_come_with_their_minimal_pairs():
+    pairs = cs.computed_pairs(random.Random(3), "the course")
+    labels = [p.label for p in pairs]
+    assert labels.count(ENT) == labels.count(CON) == 4 and labels.count(NEU) == 1
+    total = next(p for p in pairs if "in total" in p.hypothesis and p.label == ENT)
+    parts = [int(x) for x in re.findall(r"\$(\d+)", total.premise)]
+    assert f"${sum(parts)} in total" in total.hypothesis

@@ -1,0 +1,207 @@
+"""Counter-shortcut pairs: every surface cue of the synthetic recipes also appears under the other labels.
+
+`synthetic.negate` maps an added or removed negation to contradiction and `synthetic.edit_number` maps a
+changed number to contradiction; alone they teach "negation word -> contradiction" and "different digits
+-> contradiction". These recipes rewrite a premise sentence so that it says the *same* thing with a
+negation or with a differently written number (entailment), next to minimal pairs that do not
+(contradiction or neutral):
+
+- antonyms: "is open" -> "is not closed" (entailed: whatever is A is not its antonym B), "is closed"
+  (contradicted), and for prefixed pairs the double negation ("is visible" -> "is not invisible").
+- quantities: "3 cm" -> "30 mm" (entailed, the same amount in another unit), "40 mm" (contradicted, a wrong
+  conversion), "3" -> "three" (entailed).
+- conjunctions: "X and Y" -> "both X and Y" (entailed), "neither X nor Y" (contradicted).
+- computed values (templates over subjects taken from the mix): parts and their total, a change between two
+  values and its percentage, a time range and its duration, 12-hour and 24-hour clock times.
+
+The antonyms come from WordNet 3.0 (training/lexicon/antonyms.tsv, its licence beside it); the unit pairs
+are the table below. Neither may share a pair with the hand-written controls (examples/controls/): a test
+checks it, so the controls measure rewordings the model never saw. English only.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+
+from groundwatch.training.labels import LABEL2ID
+from groundwatch.training.nli_data import Pair
+
+ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
+LEXICON = Path(__file__).resolve().parent / "lexicon" / "antonyms.tsv"
+
+# (unit as written, other unit, how many of the other make one): exact conversions only.
+UNIT_PAIRS: tuple[tuple[str, str, int], ...] = (
+    ("cm", "mm", 10), ("centimetres", "millimetres", 10), ("centimeters", "millimeters", 10),
+    ("tonnes", "kilograms", 1000), ("tons", "pounds", 2000), ("feet", "inches", 12), ("yards", "feet", 3),
+    ("miles", "yards", 1760), ("decades", "years", 10), ("centuries", "years", 100),
+    ("kilowatts", "watts", 1000), ("megawatts", "kilowatts", 1000), ("gallons", "quarts", 4),
+    ("dozen", "units", 12), ("minutes", "seconds", 60),
+)
+WORD_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+                11: "eleven", 15: "fifteen", 20: "twenty", 40: "forty", 50: "fifty"}
+
+_COPULA_ADJ = re.compile(r"\b(is|are|was|were|be|been|remains|remain|seems|seem)\s+(?:(very|fully|still|now)\s+)?"
+                         r"([a-z]+)\b")
+_UNIT_NUMBER = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(" + "|".join(sorted({u for u, _, _ in UNIT_PAIRS},
+                                                                               key=len, reverse=True)) + r")\b")
+# A small count of a plural noun ("6 confirmed cases"), not a date, a title or a score.
+_SMALL_NUMBER = re.compile(r"(?<![\w.,$£€%:/-])(" + "|".join(str(n) for n in sorted(WORD_NUMBERS, reverse=True))
+                           + r")(?= (?:[a-z]+ )?[a-z]{3,}s\b)")
+# A sentence-initial subject of two nouns: "The pool and gym are ...".
+_NOUN_AND = re.compile(r"^(The |Their |Its |His |Her )?([A-Za-z][a-z]+) and ([a-z]+) (are|were|have|can|will)\b")
+# A predicative adjective ends its phrase: "is open.", "is open to", not "is best known" or "was first released".
+_AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|by|with|than|when|if|because)\b)")
+# A participle ("closed", "born", "expected") only where its phrase ends: "is closed." not "was born in".
+_PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
+
+
+def load_antonyms(path: Path = LEXICON) -> dict[str, set[str]]:
+    """adjective -> its antonyms (both directions)."""
+    table: dict[str, set[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        pos, a, b = line.split("\t")
+        if pos == "a":
+            table.setdefault(a, set()).add(b)
+            table.setdefault(b, set()).add(a)
+    return table
+
+
+def antonym_pairs(premise: str, sentence: str, antonyms: dict[str, set[str]], rng: random.Random) -> list[Pair]:
+    """'is A' -> 'is not B' (entailed), 'is B' (contradicted); B an antonym of A."""
+    for m in _COPULA_ADJ.finditer(sentence):
+        adjective = m.group(3)
+        if adjective not in antonyms or not _AFTER_ADJECTIVE.match(sentence, m.end()):
+            continue
+        if adjective.endswith(("ed", "en", "rn")) and not _PHRASE_END.match(sentence, m.end()):
+            continue
+        if re.search(r"\b(not|never|no)\b", sentence[max(0, m.start() - 12):m.start()]):
+            continue
+        other = rng.choice(sorted(antonyms[adjective]))
+        start, end = m.start(3), m.end(3)
+        negated = sentence[:start] + "not " + other + sentence[end:]
+        if m.group(2):  # "is very A" -> "is not B": drop the degree word before the negation
+            negated = sentence[:m.start(2)] + "not " + other + sentence[end:]
+        return [Pair(premise, negated, ENT, "counter_antonym"),
+                Pair(premise, sentence[:start] + other + sentence[end:], CON, "counter_antonym")]
+    return []
+
+
+def _format(value: Fraction) -> str | None:
+    if value.denominator == 1:
+        return f"{int(value):,}"
+    if (value * 10).denominator == 1:
+        return f"{float(value):.1f}"
+    return None
+
+
+def quantity_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair]:
+    """The same amount in another unit (entailed), a wrong conversion (contradicted), a number in words."""
+    out = []
+    m = _UNIT_NUMBER.search(sentence)
+    if m:
+        value, unit = Fraction(m.group(1)), m.group(2)
+        for a, b, factor in UNIT_PAIRS:
+            if unit == a:
+                same, other = _format(value * factor), b
+            elif unit == b and (value / factor) > 0:
+                same, other = _format(value / factor), a
+            else:
+                continue
+            wrong = _format(Fraction(same.replace(",", "")) * rng.choice([2, 3, 10]) if same else Fraction(0))
+            if same and wrong and wrong != same:
+                out.append(Pair(premise, sentence[:m.start()] + f"{same} {other}" + sentence[m.end():], ENT,
+                                "counter_quantity"))
+                out.append(Pair(premise, sentence[:m.start()] + f"{wrong} {other}" + sentence[m.end():], CON,
+                                "counter_quantity"))
+            break
+    n = _SMALL_NUMBER.search(sentence)
+    if n and not out:
+        number = int(n.group(1))
+        wrong = rng.choice([w for k, w in WORD_NUMBERS.items() if k != number])
+        out.append(Pair(premise, sentence[:n.start()] + WORD_NUMBERS[number] + sentence[n.end():], ENT,
+                        "counter_quantity"))
+        out.append(Pair(premise, sentence[:n.start()] + wrong + sentence[n.end():], CON, "counter_quantity"))
+    return out
+
+
+def conjunction_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair]:
+    """'X and Y are ...' -> 'Both X and Y are ...' (entailed), 'Neither X nor Y is ...' handled as contradiction."""
+    m = _NOUN_AND.match(sentence)
+    if not m or m.group(2).lower() in ("both", "neither", "either") or re.search(r"\b(both|neither)\b", sentence[1:]):
+        return []
+    det = m.group(1).lower() if m.group(1) else ""
+    first = m.group(2)
+    if not det and not re.search(rf"(?<![.!?] )\b{first}\b", premise[1:]):  # not a name used mid-sentence
+        first = first.lower()
+    rest = sentence[m.end():]
+    verb = {"are": "is", "were": "was", "have": "has"}.get(m.group(4), m.group(4))
+    return [Pair(premise, f"Both {det}{first} and {m.group(3)} {m.group(4)}{rest}", ENT, "counter_conjunction"),
+            Pair(premise, f"Neither {det}{first} nor {m.group(3)} {verb}{rest}", CON, "counter_conjunction")]
+
+
+_ITEMS = ["the survey", "the repair", "the course", "the shipment", "the workshop", "the licence", "the audit",
+          "the renovation", "the subscription", "the inspection", "the booking", "the trial"]
+_PARTS = [("labour", "materials"), ("the deposit", "the balance"), ("shipping", "handling"),
+          ("the base fee", "the surcharge"), ("tuition", "accommodation")]
+
+
+def computed_pairs(rng: random.Random, subject: str) -> list[Pair]:
+    """Parts and total, a change and its percentage, a range and its duration, clock formats."""
+    out = []
+    a, b = rng.randint(2, 90) * 10, rng.randint(2, 90) * 10
+    first, second = rng.choice(_PARTS)
+    premise = f"For {subject}, {first} costs ${a} and {second} costs ${b}."
+    out += [Pair(premise, f"{subject.capitalize()} costs ${a + b} in total.", ENT, "counter_computed"),
+            Pair(premise, f"{subject.capitalize()} costs ${a + b + rng.choice([10, 20, 50])} in total.", CON,
+                 "counter_computed")]
+    base = rng.choice([40, 80, 120, 200, 400, 500, 800])
+    pct = rng.choice([5, 10, 20, 25, 50])
+    new = base + base * pct // 100
+    premise = f"The number of participants in {subject} grew from {base} to {new} this year."
+    out += [Pair(premise, f"Participation in {subject} rose by {pct}% this year.", ENT, "counter_computed"),
+            Pair(premise, f"Participation in {subject} rose by {pct + rng.choice([5, 10, 15])}% this year.", CON,
+                 "counter_computed")]
+    start, minutes = rng.randint(7, 15), rng.choice([30, 45, 75, 90, 105, 120, 150])
+    end_h, end_m = start + (minutes // 60), minutes % 60
+    premise = f"{subject.capitalize()} runs from {start}:00 to {end_h}:{end_m:02d} on Thursdays."
+    out += [Pair(premise, f"On Thursdays {subject} lasts {minutes} minutes.", ENT, "counter_computed"),
+            Pair(premise, f"On Thursdays {subject} lasts {minutes + 30} minutes.", CON, "counter_computed")]
+    hour = rng.randint(1, 11)
+    premise = f"Registration for {subject} closes at {hour} pm on Friday."
+    out += [Pair(premise, f"Registration for {subject} closes at {hour + 12}:00 on Friday.", ENT,
+                 "counter_computed"),
+            Pair(premise, f"Registration for {subject} closes at {hour}:00 on Friday.", CON, "counter_computed"),
+            Pair(premise, f"Registration for {subject} opens at {hour + 12}:00 on Friday.", NEU,
+                 "counter_computed")]
+    return out
+
+
+def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
+    """Counter-shortcut pairs from premises of `train` (never from validation); about `per_recipe` each."""
+    from groundwatch.training.synthetic import sentences
+
+    rng = random.Random(seed)
+    antonyms = load_antonyms()
+    premises = [p.premise for p in train if 8 <= len(p.premise.split()) <= 120]
+    rng.shuffle(premises)
+    made = {"antonym": [], "quantity": [], "conjunction": []}
+    for premise in premises:
+        if all(len(v) >= per_recipe for v in made.values()):
+            break
+        for sentence in sentences(premise):
+            if len(made["antonym"]) < per_recipe:
+                made["antonym"] += antonym_pairs(premise, sentence, antonyms, rng)
+            if len(made["quantity"]) < per_recipe:
+                made["quantity"] += quantity_pairs(premise, sentence, rng)
+            if len(made["conjunction"]) < per_recipe:
+                made["conjunction"] += conjunction_pairs(premise, sentence, rng)
+    out = [p for pairs in made.values() for p in pairs]
+    subjects = _ITEMS
+    for _ in range(per_recipe // 9):
+        out += computed_pairs(rng, rng.choice(subjects))
+    return out
