@@ -453,6 +453,33 @@ def _verdict_rule(data: list[dict]) -> str:
               f"target and recall on unsupported ≥ 0.75.")
 
 
+OFF_TOPIC = Source("docs/off-topic-calibration.json",
+                   "nice -n 5 python -m groundwatch.evaluation.relevance --limit 2000 "
+                   "--output docs/off-topic-calibration.json")
+
+
+@figure("off-topic", OFF_TOPIC)
+def _off_topic(data: list[dict]) -> str:
+    d = data[0]
+    rows = []
+    for gate, label in (("min_answer_words_0", "every answer"), ("min_answer_words_4", "answers of 4+ words")):
+        g = d[gate]
+        share = "" if g["judged_share"] == 1 else f" ({g['judged_share']:.0%} of pairs)"
+        for rule, chosen in (("balanced", "best balanced accuracy"),
+                             ("low_false_alarms", f"at most {d['max_false_alarms']:.0%} on topic flagged")):
+            r = g["report"][rule]
+            rows.append([label + share, f"{chosen}: {g['calibration'][rule]['threshold']:g}",
+                         f"{r['off_topic_caught']:.1%}", f"{r['on_topic_flagged']:.1%}", f"{r['balanced_accuracy']:.3f}"])
+    table = markdown_table(["gate", "threshold chosen on the calibration half", "off topic caught (report half)",
+                            "on topic flagged", "balanced accuracy"], rows)
+    half = d["questions"] // 2
+    return (f"{table}\n\n{d['questions']} HaluEval QA questions (seeded shuffle, seed {d['seed']}), each paired with "
+            f"its right answer and its hallucinated answer (both address the question: on topic) and with an answer "
+            f"to another question (off topic): {d['pairs']} pairs, the cosine of the question's and the answer's "
+            f"embeddings. Calibrated on the first {half} questions, reported on the other {half}. Mean cosine: on "
+            f"topic {d['on_topic_similarity_mean']:.3f}, off topic {d['off_topic_similarity_mean']:.3f}.")
+
+
 # The README's first screen: the shipped model's accuracy in one paragraph, from the figures below it.
 @figure("model-summary", DEMO, EXAMPLES_AGREEMENT, Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
         measured=lambda data: "on the benchmarks " + VERDICT_RULE_MEASURED)
