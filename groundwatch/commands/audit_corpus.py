@@ -6,17 +6,23 @@ import json
 import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from groundwatch.commands.conventions import output_stream, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 
 
 def register(sub) -> None:
     p = sub.add_parser("audit-corpus", help="audit a document corpus for conflicts, old versions and damage")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--input", help="documents JSONL: doc_id (or id), title, text, optional updated_at and source")
-    source.add_argument("--opensearch-url", help="read the documents from this OpenSearch server instead")
+    source.add_argument("-i", "--input", metavar="FILE",
+                        help="documents JSONL: doc_id (or id), title, text, optional updated_at and source")
+    source.add_argument("--opensearch-url", metavar="URL",
+                        help="read the documents from this OpenSearch server instead")
     p.add_argument("--index", help="OpenSearch index holding the documents (with --opensearch-url)")
-    p.add_argument("--output", help="write the report as JSON here")
-    p.add_argument("--html", help="write the report as a self-contained HTML page here")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report as JSON here; `-` for stdout "
+                                                          "(default: none)")
+    p.add_argument("--html", metavar="FILE", help="write the report as a self-contained HTML page here "
+                                                  "(default: none)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON instead of the text summary")
     p.add_argument("--weights", help="score weights, e.g. intra=0.5,inter=0.5 (the default)")
     p.add_argument("--no-nli", action="store_true", help="model-free checks only (value mismatches, versions, quality)")
     add_progress_arg(p)
@@ -74,11 +80,14 @@ def run(args) -> int:
         if scorer is not None:
             scorer.close()
     data = to_dict(report)
-    if args.output:
-        with open(output_path(args.output), "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
     if args.html:
         with open(output_path(args.html), "w", encoding="utf-8") as f:
             f.write(render_html(data))
-    print(to_text(data), file=sys.stdout)
+    if args.output:
+        with output_stream(args.output) as f:
+            json.dump(data, f, indent=2)
+    if args.json and not to_stdout(args.output):
+        print(json.dumps(data, indent=2))
+    elif not to_stdout(args.output):  # stdout carries one thing: the JSON or the summary
+        print(to_text(data), file=sys.stdout)
     return 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import signal
 
-from groundwatch.config.logs import configure, get_logger
+from groundwatch.commands.conventions import start_logging
+from groundwatch.config.logs import get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 
 
@@ -26,7 +27,7 @@ def run(args) -> int:
     from groundwatch.scorers.errors import ModelLoadError
 
     settings = settings_from(args)
-    configure(settings.log_format, settings.log_level)
+    start_logging(args, settings.log_format, settings.log_level)  # --quiet / --verbose win
     log = get_logger("groundwatch.consume")
     log.info("settings", **settings.masked())
     try:

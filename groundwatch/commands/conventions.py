@@ -19,6 +19,16 @@ STDIO = "-"
 class Parser(argparse.ArgumentParser):
     """A usage error is one line, `groundwatch: error: ...`, exit 2, like every other error."""
 
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        # An option that also has a deprecated spelling cannot be argparse-required (argparse would not
+        # count the old spelling); it is checked here instead.
+        missing = [a.option_strings[-1] for a in self._actions
+                   if getattr(a, "required_with_alias", False) and getattr(namespace, a.dest, None) is None]
+        if missing:
+            self.error(f"the following arguments are required: {', '.join(missing)}")
+        return namespace, extras
+
     def error(self, message: str):
         command = self.prog.removeprefix("groundwatch").strip()
         hint = f" (see `{self.prog} --help`)"
@@ -52,6 +62,10 @@ class DeprecatedAlias(argparse.Action):
 
 def deprecated(parser, old: str, new: str, dest: str, **kwargs) -> None:
     """Accept `old` as a hidden alias of the option `new` (stored in `dest`)."""
+    for action in parser._actions:
+        if new in action.option_strings and action.required:
+            action.required, action.required_with_alias = False, True
+            action.help = f"{action.help} (required)"
     parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new, help=argparse.SUPPRESS,
                         default=argparse.SUPPRESS, **kwargs)
 

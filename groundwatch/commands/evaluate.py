@@ -10,19 +10,20 @@ import json
 import sys
 from pathlib import Path
 
-from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
+from groundwatch.commands.common import add_settings_args, build_scorer, fail, positive_int, settings_from
+from groundwatch.commands.conventions import deprecated, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
     p = sub.add_parser("eval", help="measure the checker on labelled responses or probes")
-    p.add_argument("--input", type=Path, help="labelled JSONL written by `groundwatch convert`")
+    p.add_argument("-i", "--input", type=Path, metavar="FILE", help="labelled JSONL written by `groundwatch convert`")
     p.add_argument("--probes", type=Path, help="probe JSONL written by `groundwatch probes`")
-    p.add_argument("--output", type=Path, help="JSON report to write")
-    p.add_argument("--limit", type=int, help="first N records only")
+    p.add_argument("-o", "--output", metavar="FILE", help="JSON report to write; `-` for stdout (default: none)")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="first N records only (default: all)")
     p.add_argument("--half", choices=["calibration", "report"],
-                   help="keep one stable half of the records (by request_id hash)")
+                   help="keep one stable half of the records (by request_id hash; default: all records)")
     p.add_argument("--sweep", action="store_true", help="print the threshold table")
     p.add_argument("--calibrate", metavar="TARGET", help="balanced-accuracy, recall>=X or precision>=X")
     p.add_argument("--calibration-out", type=Path, help="settings file the calibrated thresholds go to")
@@ -50,8 +51,10 @@ def register(sub) -> None:
                    help="also re-decide the same scores with the guards off and/or on (both: side by side, with "
                         "intervals and the drop check; or a list: guards-off,guards-on)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--batch", type=int, default=32, help="responses handed to the scorer at once")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples")
+    p.add_argument("--batch-size", type=positive_int, default=32, metavar="N",
+                   help="responses handed to the scorer at once")
+    deprecated(p, "--batch", "--batch-size", "batch_size", type=positive_int)
     add_progress_arg(p)
     add_settings_args(p)
     p.set_defaults(func=run)
@@ -116,7 +119,7 @@ def run(args) -> int:
     options = Options(dataset=str(args.input or ""), sweep=args.sweep, target=target,
                       calibration_out=args.calibration_out, question_mode=not args.no_question_mode,
                       save_verdicts=args.save_verdicts, from_verdicts=args.from_verdicts,
-                      resamples=args.resamples, seed=args.seed, batch=args.batch, progress=progress_on(args),
+                      resamples=args.resamples, seed=args.seed, batch=args.batch_size, progress=progress_on(args),
                       combiner=combiner, fit_combiner=args.fit_combiner, model=model,
                       top_k=args.top_k if args.from_verdicts else None,
                       pair_top=args.pair_top if args.from_verdicts else None, window_grid=window_grid,
@@ -134,7 +137,9 @@ def run(args) -> int:
     finally:
         if scorer:
             scorer.close()
-    if args.output:
+    if to_stdout(args.output):
+        print(json.dumps(report, indent=2))
+    elif args.output:
         output_path(args.output).write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nreport written to {args.output}", file=sys.stderr)
     return 0

@@ -9,12 +9,14 @@ from groundwatch.commands.common import fail
 
 def register(sub) -> None:
     p = sub.add_parser("export-model", help="export a sequence-classification NLI checkpoint to ONNX")
-    p.add_argument("--checkpoint", required=True, type=Path, help="local Hugging Face checkpoint directory")
-    p.add_argument("--output", required=True, type=Path)
+    p.add_argument("--checkpoint", required=True, type=Path, metavar="DIR",
+                   help="local Hugging Face checkpoint directory")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="DIR",
+                   help="directory to write model.onnx and its tokenizer to")
     p.add_argument("--precision", choices=["fp32", "fp16", "int8-weights", "int8"], default="int8-weights",
                    help="fp16 for GPU serving; int8-weights for CPU (default: int8 weights, a pair scores the same "
                         "in any batch); int8 is dynamic quantisation, whose scores depend on the batch")
-    p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--opset", type=int, default=17, help="ONNX opset version")
     p.set_defaults(func=run)
 
 

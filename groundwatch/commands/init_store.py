@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.common import add_config_arg, add_opensearch_args, fail, opensearch_settings, positive_int
 
 
 def register(sub) -> None:
     p = sub.add_parser("init-store", help="install the verdict index template, alias and retention policy")
-    p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    p.add_argument("--alias", help="default: opensearch.alias from the settings")
-    p.add_argument("--retention-months", type=int, help="default: opensearch.retention_months (13)")
+    add_config_arg(p)
+    add_opensearch_args(p)
+    p.add_argument("--retention-months", type=positive_int, metavar="N",
+                   help="delete verdict indices this many months after their period (default: "
+                        "opensearch.retention_months, 13)")
     p.add_argument("--sweep", action="store_true",
                    help="without ISM on the server: also delete expired indices now (the job does it hourly)")
     p.set_defaults(func=run)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
-from groundwatch.commands.common import fail
+from groundwatch.commands.common import fail, positive_int
+from groundwatch.commands.conventions import output_stream, to_stdout
 from groundwatch.commands.convert import add_data_dir_arg, data_dir_of
 from groundwatch.commands.progress import add_progress_arg, progress_bar
 from groundwatch.scorers.files import output_path
@@ -16,13 +18,13 @@ DEFAULT_SETS = "wice-oracle,begin,qags"  # HaluEval answers are mostly bare name
 
 def register(sub) -> None:
     p = sub.add_parser("probes", help="generate failure probes from supported dev-set answers")
-    p.add_argument("--output", required=True, type=Path)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="probe JSONL to write; `-` for stdout")
     p.add_argument("--from", dest="sets", default=DEFAULT_SETS,
                    help=f"comma-separated sets to draw supported answers from (default {DEFAULT_SETS})")
-    p.add_argument("--per-family", type=int, default=100, help="probes per family (default 100)")
-    p.add_argument("--pool-per-set", type=int, default=2000,
+    p.add_argument("--per-family", type=positive_int, default=100, help="probes per family (default 100)")
+    p.add_argument("--pool-per-set", type=positive_int, default=2000,
                    help="records read per set before keeping the supported ones (default 2000)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the draw")
     add_data_dir_arg(p)
     add_progress_arg(p)
     p.set_defaults(func=run)
@@ -41,10 +43,10 @@ def run(args) -> int:
     except (FileNotFoundError, ValueError) as exc:
         return fail(str(exc))
     probes = build_probes(supported, args.per_family, args.seed)
-    with open(output_path(args.output), "w", encoding="utf-8") as f:
+    with output_stream(args.output) as f:
         for p in probes:
             f.write(json.dumps(p, ensure_ascii=False) + "\n")
     counts = Counter(p["probe"] for p in probes)
     print(f"wrote {len(probes)} probes to {args.output} from {len(supported)} supported answers: "
-          + ", ".join(f"{k} {v}" for k, v in counts.items()))
+          + ", ".join(f"{k} {v}" for k, v in counts.items()), file=sys.stderr if to_stdout(args.output) else sys.stdout)
     return 0

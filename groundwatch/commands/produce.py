@@ -9,17 +9,19 @@ from __future__ import annotations
 import json
 import sys
 
-from groundwatch.commands.common import fail, settings_from
+from groundwatch.commands.common import add_config_arg, fail, settings_from
+from groundwatch.commands.conventions import input_path
 
 CHUNK = 10_000  # lines held in memory and confirmed at a time
 
 
 def register(sub) -> None:
     p = sub.add_parser("produce", help="replay a JSONL file of responses into a Kafka topic")
-    p.add_argument("--input", required=True, help="JSONL file, one message per non-blank line")
-    p.add_argument("--topic", help="default: kafka.input_topic from the settings")
-    p.add_argument("--bootstrap", help="host:port of a broker; default: kafka.bootstrap_servers")
-    p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
+    p.add_argument("-i", "--input", required=True, metavar="FILE",
+                   help="JSONL file, one message per non-blank line; `-` for stdin")
+    p.add_argument("--topic", help="Kafka topic (default: kafka.input_topic from the settings)")
+    p.add_argument("--bootstrap", metavar="HOST:PORT", help="a broker (default: kafka.bootstrap_servers)")
+    add_config_arg(p)
     p.set_defaults(func=run)
 
 
@@ -44,7 +46,7 @@ def run(args) -> int:
         conf["bootstrap.servers"] = args.bootstrap
     topic = args.topic or settings.kafka.input_topic
     try:
-        f = open(args.input, "rb")
+        f = open(input_path(args.input), "rb")
     except OSError as exc:
         return fail(f"cannot read {args.input}: {exc.strerror}")
     producer = Producer(producer_config(conf, settings.kafka.produce_timeout_s))
