@@ -6,6 +6,7 @@ import os
 import sys
 
 from groundwatch.commands.common import fail
+from groundwatch.commands.conventions import deprecated, input_path
 from groundwatch.reports.explain import render
 from groundwatch.reports.trace import owner_line, shared_head
 from groundwatch.scorers.identity import app_of, tenant_of
@@ -14,8 +15,10 @@ from groundwatch.scorers.jsonl import read_jsonl
 
 def register(sub) -> None:
     p = sub.add_parser("explain", help="explain the verdicts of one response")
-    p.add_argument("request_id")
-    p.add_argument("--verdicts", required=True, help="verdicts JSONL written by `groundwatch score`")
+    p.add_argument("request_id", help="the request whose verdict to explain")
+    p.add_argument("-i", "--input", required=True, dest="verdicts", metavar="FILE",
+                   help="verdicts JSONL written by `groundwatch score`; `-` for stdin")
+    deprecated(p, "--verdicts", "--input", "verdicts")
     p.add_argument("--app", help="the app whose verdict to explain, when several apps reuse the request id "
                                  "(default: every app's, one after the other)")
     p.set_defaults(func=run)
@@ -29,7 +32,7 @@ def use_color(stream, environ=os.environ) -> bool:
 def run(args) -> int:
     found: dict[tuple[str, str], dict] = {}  # (app, tenant) -> its first record in the file
     try:
-        for _, record in read_jsonl(args.verdicts):
+        for _, record in read_jsonl(input_path(args.verdicts)):
             if isinstance(record, dict) and record.get("request_id") == args.request_id and \
                     (args.app is None or app_of(record) == args.app):
                 found.setdefault((app_of(record), tenant_of(record)), record)

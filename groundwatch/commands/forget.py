@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groundwatch.commands.common import fail, opensearch_settings, settings_from
+from groundwatch.commands.common import add_config_arg, add_opensearch_args, fail, opensearch_settings, settings_from
 
 
 def register(sub) -> None:
@@ -16,11 +16,11 @@ def register(sub) -> None:
     apps.add_argument("--all-apps", action="store_true",
                       help="a request id stored for several apps: delete every app's verdicts")
     p.add_argument("--before", metavar="DATE",
-                   help="only verdicts of responses before this date or time (ISO 8601, UTC when no zone)")
+                   help="only verdicts of responses before this date or time (ISO 8601, UTC when no zone; "
+                        "default: all)")
     p.add_argument("--dry-run", action="store_true", help="count what would be deleted, delete nothing")
-    p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    p.add_argument("--alias", help="default: opensearch.alias from the settings")
+    add_config_arg(p)
+    add_opensearch_args(p)
     p.set_defaults(func=run)
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
+from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings, positive_int
+from groundwatch.commands.conventions import deprecated, input_path
 from groundwatch.scorers.files import output_path
 
 
@@ -14,15 +15,18 @@ def register(sub) -> None:
     e = actions.add_parser("export", help="draw a stratified sample of stored claims into a review file "
                                           "(JSONL + a self-contained HTML form)")
     scope = add_verdict_source(e)
-    scope.add_argument("--tenant")
-    e.add_argument("--size", type=int, default=200, help="claims in the sample (200)")
-    e.add_argument("--out", required=True, help="review JSONL to write; the HTML form goes beside it (.html)")
+    scope.add_argument("--tenant", help="only responses whose metadata.tenant is this (default: every tenant)")
+    e.add_argument("--size", type=positive_int, default=200, metavar="N", help="claims in the sample")
+    e.add_argument("-o", "--output", required=True, metavar="FILE", dest="out",
+                   help="review JSONL to write; the HTML form goes beside it (.html)")
+    deprecated(e, "--out", "--output", "out")
     e.set_defaults(func=run_export)
 
     i = actions.add_parser("import", help="reviewed JSONL (from the form's download) -> labelled JSONL for "
                                           "`groundwatch eval --calibrate` / `--fit-combiner`")
     i.add_argument("reviewed", help="the reviewed JSONL")
-    i.add_argument("--out", required=True, help="labelled JSONL to write")
+    i.add_argument("-o", "--output", required=True, metavar="FILE", dest="out", help="labelled JSONL to write")
+    deprecated(i, "--out", "--output", "out")
     i.set_defaults(func=run_import)
 
 
@@ -36,7 +40,7 @@ def _records(args):
     if args.verdicts:
         from groundwatch.scorers.jsonl import read_jsonl
 
-        return latest_per_request(r for _, r in read_jsonl(args.verdicts) if selected(r, f))
+        return latest_per_request(r for _, r in read_jsonl(input_path(args.verdicts)) if selected(r, f))
     from groundwatch.export.opensearch_client import connect
     from groundwatch.reports.verdict_store import search
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.common import add_config_arg, add_opensearch_args, fail, opensearch_settings, positive_int
 
 
 def register(sub) -> None:
@@ -15,10 +15,10 @@ def register(sub) -> None:
                         "then one line per older version)")
     p.add_argument("--app", help="the app whose verdict of REQUEST_ID to explain, when several apps reuse the "
                                  "request id (default: every app's, one after the other)")
-    p.add_argument("--limit", type=int, default=10, help="most verdicts shown for --claim / --passage-id (10)")
-    p.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    p.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    p.add_argument("--alias", help="default: opensearch.alias from the settings")
+    p.add_argument("--limit", type=positive_int, default=10, metavar="N",
+                   help="most verdicts shown for --claim / --passage-id")
+    add_config_arg(p)
+    add_opensearch_args(p)
     p.set_defaults(func=run)
 
 
