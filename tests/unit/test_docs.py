@@ -125,7 +125,7 @@ def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
     script.write_text(_block("python"), encoding="utf-8")
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout == _block("python-output")
+    assert run.stdout == _block("python-output"), f"paste the real output into quickstart:python-output:\n{run.stdout}"
 
 
 def test_the_readme_explain_output_is_what_explain_prints(tmp_path):
@@ -142,7 +142,8 @@ def test_the_readme_explain_output_is_what_explain_prints(tmp_path):
     printed = run.stdout[run.stdout.index("request r-1"):]
     # The scorer version hashes every verdict-changing setting; the explanation itself must match.
     version = re.compile(r"scorer \S+,")
-    assert version.sub("scorer V,", printed) == version.sub("scorer V,", shown)
+    assert version.sub("scorer V,", printed) == version.sub("scorer V,", shown), \
+        f"paste the real output into quickstart:explain:\n{printed}"
 
 
 def test_the_defaults_quoted_in_concepts_are_the_settings_defaults():
