@@ -74,6 +74,8 @@ def apply_overrides(settings: Settings, overrides: Mapping[str, Any]) -> Setting
 def response_record(*, answer: str, passages: Sequence[str | Mapping[str, Any]], question: str | None = None,
                     request_id: str | None = None, **fields: Any) -> dict[str, Any]:
     """A groundwatch.response.v1 record; passages given as plain strings get the ids p1, p2, ..."""
+    if isinstance(passages, (str, bytes)) or isinstance(passages, Mapping):
+        raise TypeError("passages: a list of passages (strings or {id, text} dicts), not a single one")
     listed = [{"id": f"p{i}", "text": p} if isinstance(p, str) else dict(p) for i, p in enumerate(passages, 1)]
     record = {"request_id": request_id or uuid.uuid4().hex, "question": question, "answer": answer,
               "passages": listed}

@@ -94,6 +94,8 @@ def test_acheck_shares_the_collector_with_concurrent_callers(checker):
 def test_invalid_input_names_the_record_and_field_before_anything_is_scored(checker):
     with pytest.raises(InvalidResponse, match=r"check\(\): passages\.0\.text"):
         checker.check(answer=ANSWER, passages=[{"id": "kb-7"}])
+    with pytest.raises(TypeError, match="a list of passages"):
+        checker.check(answer=ANSWER, passages=PASSAGE)  # one string would be a passage per character
     calls = checker._collector.calls
     with pytest.raises(InvalidResponse, match=r"records\[1\]: answer"):
         checker.check_many([_record(0), {"request_id": "x", "passages": [{"id": "a", "text": "t"}]}])
