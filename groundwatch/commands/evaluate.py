@@ -90,6 +90,12 @@ def run(args) -> int:
         return fail("--fit-combiner fits on the calibration half of --input (never on the report half)")
     if args.fit_combiner:
         args.half = "calibration"
+        from groundwatch.config.extras import MissingExtra, require
+
+        try:
+            require("eval", "groundwatch eval --fit-combiner")
+        except MissingExtra as exc:
+            return fail(str(exc))
     try:
         target = parse_target(args.calibrate) if args.calibrate else None
         window_grid = parse_grid(args.window_grid) if args.window_grid else None

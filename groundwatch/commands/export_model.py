@@ -21,6 +21,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from groundwatch.config.extras import MissingExtra, require
+
+    try:
+        require("export", "groundwatch export-model")
+    except MissingExtra as exc:
+        return fail(str(exc))
     from groundwatch.scorers.errors import ModelLoadError
     from groundwatch.scorers.nli.onnx_export import export_checkpoint, parity
 

@@ -22,7 +22,13 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         require_single_build()  # [cpu] xor [gpu]: two builds share one module
         return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads)
     if backend == "torch":
+        from groundwatch.config.extras import MissingExtra, require
         from groundwatch.scorers.nli.torch_backend import TorchBackend
+
+        try:
+            require("export", "the torch backend")
+        except MissingExtra as exc:
+            raise ModelLoadError(str(exc)) from None
 
         return TorchBackend(path, max_length=max_length)
     if backend == "fake":  # deterministic word overlap, no inference: delivery tests and benchmarks
