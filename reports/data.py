@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
+from groundwatch.reports.breakdown import action_counts, breakdown_dict, by_metadata
 from groundwatch.reports.rates import Rate, clustered_rate, simple_rate
 from groundwatch.reports.signals import signal_counts
 from groundwatch.reports.verdict_store import VerdictFilter, scored_at
+from groundwatch.reports.worst import worst_responses
 from groundwatch.scorers.identity import record_key
 from groundwatch.scorers.times import parse_time
 
@@ -96,6 +98,10 @@ class Report:
     severity: dict[str, dict] = field(default_factory=dict)
     top_passages: list[dict] = field(default_factory=list)
     signals: dict[str, dict] = field(default_factory=dict)  # reports/signals.py
+    apps: dict[str, dict] = field(default_factory=dict)       # reports/breakdown.py
+    tenants: dict[str, dict] = field(default_factory=dict)
+    actions: dict[str, dict] = field(default_factory=dict)
+    worst: list[dict] = field(default_factory=list)           # reports/worst.py
 
     def to_dict(self) -> dict:
         return {
@@ -108,6 +114,8 @@ class Report:
                          for s, d in self.severity.items()},
             "top_failing_passages": self.top_passages,
             "signals": self.signals,
+            "apps": breakdown_dict(self.apps), "tenants": breakdown_dict(self.tenants),
+            "actions": self.actions, "worst_responses": self.worst,
         }
 
 
@@ -152,21 +160,27 @@ def severity_breakdown(records: list[dict]) -> dict[str, dict]:
 
 
 def top_failing_passages(records: list[dict], top: int = 10) -> list[dict]:
-    """Passages of the decisive premise (the first evidence) of unsupported claims."""
-    tally: dict[str, Counter] = {}
+    """Passages of the decisive premise (the first evidence) of unsupported claims, with the title and
+    document id the verdict stored for them. Passage ids are often per response ("p1"), so a passage is
+    the id together with its document id and title."""
+    tally: dict[tuple, Counter] = {}
     for r in records:
+        stored = {p.get("id"): p for p in r.get("passages") or [] if isinstance(p, dict)}
         for c in _checked(r):
             if c["verdict"] == "SUPPORTED" or not c.get("evidence"):
                 continue
             for pid in dict.fromkeys(c["evidence"][0].get("passage_ids", [])):
-                tally.setdefault(pid, Counter())[c["verdict"]] += 1
+                about = stored.get(pid, {})
+                key = (pid, about.get("doc_id") or "", about.get("title") or "")
+                tally.setdefault(key, Counter())[c["verdict"]] += 1
     ranked = sorted(tally.items(), key=lambda item: (-sum(item[1].values()), item[0]))[:top]
-    return [{"passage_id": pid, "unsupported_claims": sum(n.values()), "contradicted": n["CONTRADICTED"],
-             "not_enough_info": n["NOT_ENOUGH_INFO"]} for pid, n in ranked]
+    return [{"passage_id": pid, "doc_id": doc or None, "title": title or None,
+             "unsupported_claims": sum(n.values()), "contradicted": n["CONTRADICTED"],
+             "not_enough_info": n["NOT_ENOUGH_INFO"]} for (pid, doc, title), n in ranked]
 
 
 def build_report(records: Iterable[dict], f: VerdictFilter = VerdictFilter(), bucket: str = "auto",
-                 top: int = 10) -> Report:
+                 top: int = 10, worst: int = 10) -> Report:
     chosen = latest_per_request(r for r in records if selected(r, f))
     counts = Counter(c.get("verdict") for r in chosen for c in r.get("claims", []))
     overall = rates(chosen)
@@ -175,6 +189,9 @@ def build_report(records: Iterable[dict], f: VerdictFilter = VerdictFilter(), bu
         bucket = "hour" if moments and max(moments) - min(moments) <= timedelta(days=2) else "day"
     rhos = {name: overall[name].rho for name in CLAIM_RATES if overall[name].rho is not None}
     filters = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in vars(f).items() if v}
+    pooled = lambda members: rates(members, rhos)  # noqa: E731
     return Report(filters, len(chosen), {v: counts.get(v, 0) for v in VERDICTS}, overall, bucket,
                   time_buckets(chosen, bucket, rhos), severity_breakdown(chosen),
-                  top_failing_passages(chosen, top), signal_counts(chosen))
+                  top_failing_passages(chosen, top), signal_counts(chosen),
+                  by_metadata(chosen, "app", pooled), by_metadata(chosen, "tenant", pooled),
+                  action_counts(chosen), worst_responses(chosen, worst))

@@ -29,6 +29,7 @@ def render(record: dict, color: bool = False) -> str:
              f"all claims supported: {'yes' if r['all_supported'] else 'NO'}; "
              f"response score (min entailment) {r['score']:.2f}; "
              f"high-severity unsupported claims: {r['high_severity_unsupported']}"]
+    lines += action_lines(record)
     lines += relevance_lines(record)
     passages = {p.get("id"): p for p in record.get("passages", [])}
     n_passages = len(record.get("passage_ids", []))
@@ -43,6 +44,19 @@ def render(record: dict, color: bool = False) -> str:
             lines.append(f"    {textwrap.shorten(s, 200)!r}")
     lines += stale_lines(record)
     return _paint("\n".join(lines), color)
+
+
+def action_lines(record: dict) -> list[str]:
+    """What the policy did with the answer and which rule chose it (verdicts scored with a policy)."""
+    decision = record.get("action")
+    if not isinstance(decision, dict) or not decision.get("action"):
+        return []
+    line = f"action: {decision['action']} (rule {decision.get('rule') or '?'})"
+    if decision.get("reason"):
+        line += f": {decision['reason']}"
+    if decision.get("stripped"):
+        line += f"; stripped claims {', '.join(str(i + 1) for i in decision['stripped'])}"
+    return [textwrap.fill(line, WIDTH, subsequent_indent="  ")]
 
 
 def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:

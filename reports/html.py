@@ -77,10 +77,47 @@ def _severity(report: Report) -> str:
 def _passages(report: Report) -> str:
     if not report.top_passages:
         return "<p>No unsupported claims with evidence.</p>"
-    rows = "".join(f'<tr><td>{escape(p["passage_id"])}</td><td>{p["unsupported_claims"]}</td>'
+    rows = "".join(f'<tr><td>{escape(p["passage_id"])}</td><td>{escape(p.get("title") or "")}</td>'
+                   f'<td>{escape(p.get("doc_id") or "")}</td><td>{p["unsupported_claims"]}</td>'
                    f'<td>{p["contradicted"]}</td><td>{p["not_enough_info"]}</td></tr>' for p in report.top_passages)
-    return ('<table id="top-passages"><tr><th>passage id</th><th>unsupported claims</th><th>contradicted</th>'
-            f'<th>not enough info</th></tr>{rows}</table>')
+    return ('<table id="top-passages"><tr><th>passage id</th><th>title</th><th>document</th>'
+            f'<th>unsupported claims</th><th>contradicted</th><th>not enough info</th></tr>{rows}</table>')
+
+
+def _breakdown(key: str, groups: dict[str, dict]) -> str:
+    rows = "".join(f'<tr><td>{escape(value)}</td><td>{g["responses"]}</td>'
+                   + "".join(f'<td>{_pct(g["rates"][name].estimate)}</td>' for name in (*CLAIM_RATES, RESPONSE_RATE))
+                   + "</tr>" for value, g in groups.items())
+    heads = "".join(f"<th>{escape(TITLES[name])}</th>" for name in (*CLAIM_RATES, RESPONSE_RATE))
+    return f'<table id="by-{key}"><tr><th>{key}</th><th>responses</th>{heads}</tr>{rows}</table>'
+
+
+def _where(report: Report) -> str:
+    parts = [_breakdown(key, groups) for key, groups in (("app", report.apps), ("tenant", report.tenants)) if groups]
+    if report.actions:
+        rows = "".join(f'<tr><td>{escape(a)}</td><td>{d["responses"]}</td><td>'
+                       + escape(", ".join(f"{rule} {n}" for rule, n in d["rules"].items())) + "</td></tr>"
+                       for a, d in report.actions.items())
+        parts.append(f'<table id="actions"><tr><th>policy action</th><th>responses</th><th>by rule</th></tr>'
+                     f"{rows}</table>")
+    return "".join(parts) or "<p>No app, tenant or policy action in the selected verdicts.</p>"
+
+
+def _worst(report: Report) -> str:
+    """Ids, verdicts and passage titles only; the claim text is in `groundwatch explain`."""
+    if not report.worst:
+        return "<p>No response with an unsupported claim.</p>"
+    rows = []
+    for w in report.worst:
+        claims = "<br>".join(
+            escape(f"claim {(c['index'] or 0) + 1} {c['verdict']} ({c.get('severity')}): "
+                   + ", ".join(p["passage_id"] + (f" {p['title']!r}" if p.get("title") else "") for p in c["passages"]))
+            for c in w["claims"])
+        rows.append(f'<tr><td>{escape(str(w["request_id"]))}</td><td>{escape(w.get("app") or "")}</td>'
+                    f'<td>{escape(w.get("action") or "")}</td><td>{escape(w.get("rule") or "")}</td>'
+                    f"<td>{claims}</td></tr>")
+    return ('<table id="worst"><tr><th>request id</th><th>app</th><th>action</th><th>rule</th>'
+            f'<th>unsupported claims and the passages they were decided on</th></tr>{"".join(rows)}</table>')
 
 
 METHOD = (
@@ -109,6 +146,11 @@ def render_html(report: Report, title: str = "groundwatch faithfulness report") 
 {mix}
 <h2>By severity</h2>
 {_severity(report)}
+<h2>By app, tenant and policy action</h2>
+{_where(report)}
+<h2>Worst responses</h2>
+<p class="note">Open these first: <code>groundwatch explain REQUEST_ID</code> shows the claims and the evidence.</p>
+{_worst(report)}
 <h2>Signals</h2>
 <p class="note">Off-topic answers, stale evidence, and what the knowledge base says about claims the logged
 passages left unsupported (when corpus lookups are on).</p>

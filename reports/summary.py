@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from groundwatch.reports.data import TITLES, Report
+from groundwatch.reports.data import RESPONSE_RATE, TITLES, Report
 from groundwatch.scorers.records import ResponseVerdict, Verdict
 
 
@@ -62,3 +62,44 @@ def rates_table(report: Report) -> str:
         rows.append(f"{TITLES[name]:<{width}}  {100 * rate.estimate:5.1f}%  95% CI {100 * rate.low:5.1f}% - "
                     f"{100 * rate.high:5.1f}%  [{rate.successes}/{rate.n}]{extra}")
     return "\n".join(rows)
+
+
+def _breakdown_lines(title: str, groups: dict[str, dict]) -> list[str]:
+    from groundwatch.reports.breakdown import share
+
+    width = max([len(v) for v in groups] + [len(title)])
+    lines = [f"{title:<{width}}  responses  faithful  contradicted  unverifiable  responses with unsupported"]
+    for value, g in groups.items():
+        r = g["rates"]
+        lines.append(f"{value:<{width}}  {g['responses']:>9}  {share(r['faithfulness']):>8}  "
+                     f"{share(r['contradiction']):>12}  {share(r['unverifiable']):>12}  "
+                     f"{share(r[RESPONSE_RATE]):>26}")
+    return lines
+
+
+def report_text(report: Report) -> str:
+    """What `groundwatch report` prints: the rates, where they come from (apps, tenants), what the policy
+    did, the passages behind the most unsupported claims and the worst responses to open first."""
+    from groundwatch.reports.worst import worst_lines
+
+    blocks = [rates_table(report)]
+    if report.apps:
+        blocks.append("\n".join(_breakdown_lines("app", report.apps)))
+    if report.tenants:
+        blocks.append("\n".join(_breakdown_lines("tenant", report.tenants)))
+    if report.actions:
+        rows = [f"  {a:<6} {d['responses']:>6}  " + ", ".join(f"{rule} {n}" for rule, n in d["rules"].items())
+                for a, d in report.actions.items()]
+        blocks.append("policy actions (responses, by rule):\n" + "\n".join(rows))
+    if report.top_passages:
+        rows = []
+        for p in report.top_passages:
+            name = f" {p['title']!r}" if p.get("title") else ""
+            doc = f" ({p['doc_id']})" if p.get("doc_id") else ""
+            rows.append(f"  {p['passage_id']}{name}{doc}: {p['unsupported_claims']} unsupported "
+                        f"({p['contradicted']} contradicted, {p['not_enough_info']} not enough info)")
+        blocks.append("passages behind the most unsupported claims:\n" + "\n".join(rows))
+    if report.worst:
+        blocks.append("worst responses (groundwatch explain REQUEST_ID for the full story):\n"
+                      + "\n".join("  " + line for line in worst_lines(report.worst)))
+    return "\n\n".join(blocks)

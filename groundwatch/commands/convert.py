@@ -17,7 +17,7 @@ from groundwatch.scorers.files import output_path
 def add_data_dir_arg(parser) -> None:
     parser.add_argument("--data-dir", type=Path, default=os.environ.get("GROUNDWATCH_DATA_DIR"), metavar="DIR",
                         help="folder holding the groundedness dev sets (default: GROUNDWATCH_DATA_DIR, else "
-                             "shared/data/groundedness-dev beside the checkout)")
+                             "the dev sets beside the checkout)")
 
 
 def data_dir_of(args) -> Path:

@@ -5,35 +5,43 @@ from __future__ import annotations
 import json
 import sys
 
-from groundwatch.commands.common import fail, opensearch_settings
+from groundwatch.commands.common import add_config_arg, fail, opensearch_settings
+from groundwatch.commands.conventions import add_json_arg, deprecated, input_path, output_stream, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
-from groundwatch.scorers.files import output_path
 
 
 def register(sub) -> None:
     p = sub.add_parser("recall-probe", help="replay a labelled probe set against the retriever: recall@k, MRR")
-    p.add_argument("--set", required=True, dest="probe_set",
-                   help="probes JSONL: {query, gold_passage_ids[, query_vector]}")
-    p.add_argument("--retriever", required=True, choices=["opensearch", "http"])
+    p.add_argument("-i", "--input", required=True, dest="probe_set", metavar="FILE",
+                   help="probes JSONL: {query, gold_passage_ids[, query_vector]}; `-` for stdin")
+    deprecated(p, "--set", "--input", "probe_set")
+    p.add_argument("--retriever", required=True, choices=["opensearch", "http"], help="how to reach the retriever")
     p.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
     os_group = p.add_argument_group("--retriever opensearch")
-    os_group.add_argument("--config", help="JSON settings file (GROUNDWATCH_* environment variables override it)")
-    os_group.add_argument("--opensearch-url", help="default: opensearch.url from the settings")
-    os_group.add_argument("--index", help="passage index (or alias) to search")
-    os_group.add_argument("--mode", choices=["bm25", "knn", "hybrid"], default=None, help="default bm25")
+    add_config_arg(os_group)
+    os_group.add_argument("--opensearch-url", metavar="URL",
+                          help="OpenSearch server (default: opensearch.url from the settings)")
+    os_group.add_argument("--index", help="passage index (or alias) to search (required with --retriever opensearch)")
+    os_group.add_argument("--mode", choices=["bm25", "knn", "hybrid"], default=None,
+                          help="how to search (default: bm25)")
     os_group.add_argument("--field", default="text", help="text field for BM25 (default text)")
     os_group.add_argument("--vector-field", default="embedding",
                           help="knn_vector field holding all-MiniLM-L6-v2 embeddings (default embedding)")
     os_group.add_argument("--id-field", default="_id", help="source field with the passage id (default: _id)")
     http_group = p.add_argument_group("--retriever http")
-    http_group.add_argument("--url", help="endpoint taking POST {query, k}, answering {passage_ids: [...]}")
+    http_group.add_argument("--url", help="endpoint taking POST {query, k}, answering {passage_ids: [...]} "
+                                          "(required with --retriever http)")
     out = p.add_argument_group("output")
-    out.add_argument("--json", dest="json_out", help="write the figures and per-query rankings here")
-    out.add_argument("--pushgateway", help="push the gauges to this Pushgateway URL")
+    out.add_argument("-o", "--output", metavar="FILE",
+                     help="write the figures and per-query rankings as JSON here; `-` for stdout (default: none)")
+    add_json_arg(out, "the figures and per-query rankings")
+    out.add_argument("--pushgateway", metavar="URL", help="push the gauges to this Pushgateway (default: none)")
     out.add_argument("--job", default="groundwatch-recall-probe", help="Pushgateway job name")
-    out.add_argument("--metrics-port", type=int, help="serve the gauges on this port until scraped once")
-    out.add_argument("--metrics-host", default="0.0.0.0")
-    out.add_argument("--serve-timeout", type=float, default=300.0, help="seconds to wait for that scrape")
+    out.add_argument("--metrics-port", type=int, metavar="PORT",
+                     help="serve the gauges on this port until scraped once (default: not served)")
+    out.add_argument("--metrics-host", default="0.0.0.0", metavar="HOST", help="address for --metrics-port")
+    out.add_argument("--serve-timeout", type=float, default=300.0, metavar="SECONDS",
+                     help="how long to wait for that scrape")
     add_progress_arg(out)
     p.set_defaults(func=run)
 
@@ -64,7 +72,7 @@ def run(args) -> int:
 
     try:
         ks = _ks(args.k)
-        probes = load_probes(args.probe_set)
+        probes = load_probes(input_path(args.probe_set))
         retriever, description = _retriever(args)
     except (ValueError, OSError) as exc:
         return fail(str(exc))
@@ -72,9 +80,12 @@ def run(args) -> int:
         result = run_probe(probes, retriever, ks, description, progress_on(args))
     except RetrieverError as exc:
         return fail(f"retrieval failed: {exc}")
-    print(result.table())
-    if args.json_out:
-        with open(output_path(args.json_out), "w", encoding="utf-8") as f:
+    if args.json and not to_stdout(args.output):
+        print(json.dumps(result.to_dict(), indent=2))
+    elif not to_stdout(args.output):
+        print(result.table())
+    if args.output:
+        with output_stream(args.output) as f:
             json.dump(result.to_dict(), f, indent=2)
     registry = probe_registry(result)
     if args.pushgateway:
