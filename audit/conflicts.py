@@ -5,6 +5,9 @@ Each candidate pair is first related by its facts and wording (model-free):
   agree     same key and value                 -> no NLI needed
   polarity  the same thing, negated on one side ("Visitors must sign in" / "Visitors do not need to
             sign in"; scorers.guards.polarity, as the scorer's guard uses it) -> a conflict by itself
+  obligation a requirement and an exemption for the same thing, in any wording ("Employees are required to
+            complete security training" / "Annual security training is optional for employees";
+            scorers.obligation)                -> a conflict by itself
   siblings  same attribute or head noun, different entity -> parallel facts ("Basic costs $9" / "Pro costs $49"):
                                                   no NLI, which tends to call such pairs contradictions
   open      nothing to go on                   -> NLI decides
@@ -29,6 +32,7 @@ from groundwatch.audit.unionfind import UnionFind
 from groundwatch.scorers.facts import Fact, mismatches
 from groundwatch.scorers.guards.conditions import unshared
 from groundwatch.scorers.guards.polarity import contradicts
+from groundwatch.scorers.obligation import duty_conflict
 
 
 @dataclass
@@ -70,6 +74,8 @@ def relate(a: Statement, b: Statement) -> tuple[str, list[tuple[Fact, Fact]]]:
         return "agree", []
     if contradicts(a.text, b.text):
         return "polarity", []
+    if duty_conflict(a.text, b.text):
+        return "obligation", []
     if any(siblings(fa, fb) for fa in a.facts for fb in b.facts):
         return "siblings", []
     return "open", []
@@ -91,7 +97,7 @@ class PairChecker:
             for cand in part:
                 a, b = statements[cand.a], statements[cand.b]
                 relation, found = relate(a, b)
-                if relation in ("mismatch", "polarity", "open"):
+                if relation in ("mismatch", "polarity", "obligation", "open"):
                     plans.append((cand, a, b, relation, found))
             futures = []
             if self.pairs is not None and plans:
@@ -109,7 +115,8 @@ class PairChecker:
         return findings
 
     def _decide(self, cand: CandidatePair, relation: str, found, futures) -> PairFinding | None:
-        signals = {"mismatch": ["value_mismatch"], "polarity": ["polarity"]}.get(relation, [])
+        signals = {"mismatch": ["value_mismatch"], "polarity": ["polarity"],
+                   "obligation": ["obligation"]}.get(relation, [])
         directions = [round(f.result().contradiction, 4) for f in futures] if futures else None
         if directions and max(directions) >= self.tau and min(directions) >= self.tau_reverse:
             signals.append("nli")

@@ -8,6 +8,10 @@ Three signals, all bounded per response:
 - polarity, model-free: two such sentences, about what the claim concerns,
   that disagree on negation of the same predicate (scorers.guards.polarity:
   "Visitors must sign in" vs "Visitors do not need to sign in"). Flags by itself.
+- obligation, model-free: where polarity is silent, a requirement and an exemption
+  for the same thing (scorers.obligation: "Employees are required to complete
+  security training" vs "Annual security training is optional for employees").
+  Flags by itself.
 - NLI both ways on the top `per_claim` single chunks from different passages:
   chunk A vs the most claim-relevant sentence of B, and the reverse; for a
   mismatched or polar pair, the two sentences, so the score is on record.
@@ -16,7 +20,7 @@ Three signals, all bounded per response:
   close wording, scorers.guards.sameness): "Investments ... are not covered"
   against "Interest is calculated daily ..." is no contradiction.
 At most `max_pairs` chunk pairs per response reach the model, mismatches
-first, then polarity. A chunk pair repeated across claims is submitted once, and the
+first, then polarity and obligation. A chunk pair repeated across claims is submitted once, and the
 PairScorer's cache answers pairs that earlier responses already scored.
 Each conflict keeps the claim<->chunk similarity statistics of its claim
 (top, mean, variance), so a conflict between barely relevant chunks shows.
@@ -35,6 +39,7 @@ from groundwatch.scorers.facts import Fact, disagree, text_facts
 from groundwatch.scorers.guards.polarity import contradicts, polar
 from groundwatch.scorers.guards.sameness import partner, same_thing
 from groundwatch.scorers.nli.pair_scorer import PairScorer
+from groundwatch.scorers.obligation import duty_conflict
 from groundwatch.scorers.records import ContextConflict
 from groundwatch.scorers.text import content_words
 from groundwatch.scorers.thresholds import Thresholds
@@ -64,15 +69,28 @@ def value_mismatch(a: Chunk, b: Chunk) -> tuple[str, Fact, str, Fact] | None:
     return None
 
 
+def _about(chunk: Chunk, claim: str) -> list[str]:
+    """The sentences of a chunk that share a content word with the claim."""
+    words = content_words(claim)
+    return [chunk.text[s:e] for s, e in sentence_spans(chunk.text) if words & content_words(chunk.text[s:e])]
+
+
 def polarity_conflict(a: Chunk, b: Chunk, claim: str) -> tuple[str, str] | None:
     """The first (sentence of a, sentence of b) about the claim's content that disagree in polarity."""
-    words = content_words(claim)
-    relevant = lambda chunk: [chunk.text[s:e] for s, e in sentence_spans(chunk.text)  # noqa: E731
-                              if words & content_words(chunk.text[s:e])]
-    left, right = relevant(a), relevant(b)
-    for sa in left:
+    right = _about(b, claim)
+    for sa in _about(a, claim):
         for sb in right:
             if (polar(sa) or polar(sb)) and contradicts(sa, sb):
+                return sa, sb
+    return None
+
+
+def obligation_conflict(a: Chunk, b: Chunk, claim: str) -> tuple[str, str] | None:
+    """The first (sentence of a, sentence of b) about the claim's content where one requires what the other exempts."""
+    right = _about(b, claim)
+    for sa in _about(a, claim):
+        for sb in right:
+            if duty_conflict(sa, sb):
                 return sa, sb
     return None
 
@@ -88,6 +106,7 @@ class _Job:
     stats: dict
     futures: list[Future]
     polarity: bool = False
+    obligation: bool = False
     counted: tuple[bool, bool] = (True, True)  # which NLI directions may call it a contradiction
 
 
@@ -99,8 +118,8 @@ class ConflictFinder:
         self.max_pairs = max_pairs
 
     def _plan(self, claims) -> list[tuple]:
-        """(claim, a, b, sentences, mismatch or "polarity" or None) per chunk pair to check: mismatches
-        first, then polarity, then top chunks whose sentences talk about the same thing."""
+        """(claim, a, b, sentences, mismatch or "polarity" or "obligation" or None) per chunk pair to check:
+        mismatches first, then polarity and obligation, then top chunks whose sentences talk about the same thing."""
         mismatched, polarity, nli_only = [], [], []
         for c in claims:
             singles = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"]
@@ -115,6 +134,10 @@ class ConflictFinder:
                 polar_pair = polarity_conflict(a, b, c.claim.text)
                 if polar_pair:
                     polarity.append((c, a, b, polar_pair, "polarity"))
+                    continue
+                duty_pair = obligation_conflict(a, b, c.claim.text)
+                if duty_pair:
+                    polarity.append((c, a, b, duty_pair, "obligation"))
             for a, b in combinations(singles[: self.per_claim], 2):
                 if a.passage_id != b.passage_id:
                     nli_only.append((c, a, b, (focus_sentence(a, c.claim.text), focus_sentence(b, c.claim.text)),
@@ -132,7 +155,7 @@ class ConflictFinder:
         jobs = []
         for c, a, b, (sa, sb), found in self._plan(claims):
             chunk_sims = {cand.chunks[0]: cand.retrieval_score for cand in c.candidates if cand.kind == "chunk"}
-            if found:  # a value mismatch or a polarity conflict: the two sentences, both ways
+            if found:  # a value mismatch, a polarity or an obligation conflict: the two sentences, both ways
                 premise_hypotheses, counted = [(sa, sb), (sb, sa)], (True, True)
             else:      # chunk vs sentence, counted only where the premise has a sentence about the same thing
                 counted = (same_thing(partner(sb, a.text), sb), same_thing(partner(sa, b.text), sa))
@@ -142,7 +165,7 @@ class ConflictFinder:
             mismatch = found if isinstance(found, tuple) else None
             jobs.append(_Job(c.index, a, b, (sa, sb), mismatch, [round(chunk_sims[a], 4), round(chunk_sims[b], 4)],
                              similarity_stats(list(chunk_sims.values())), self.pairs.submit(premise_hypotheses),
-                             polarity=found == "polarity", counted=counted))
+                             polarity=found == "polarity", obligation=found == "obligation", counted=counted))
         return jobs
 
     def collect(self, jobs: list[_Job]) -> list[ContextConflict]:
@@ -152,7 +175,7 @@ class ConflictFinder:
             forward, backward = (f.result() for f in job.futures)
             score = round(max(r.contradiction for r, counted in zip((forward, backward), job.counted) if counted), 4)
             signals = (["value_mismatch"] if job.mismatch else []) + (["polarity"] if job.polarity else []) + (
-                ["nli"] if score >= tau else [])
+                ["obligation"] if job.obligation else []) + (["nli"] if score >= tau else [])
             if not signals:
                 continue
             key = job.mismatch[0].key if job.mismatch else None
