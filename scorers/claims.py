@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -25,9 +26,10 @@ class Claim:
     span: tuple[int, int]  # where it sits in the answer
 
 
-_CLAUSE_SPLIT = re.compile(r";\s+|,\s+and\s+|,?\s+but\s+|,\s+so\s+|,\s+while\s+|,\s+whereas\s+|:\s+")
+_CLAUSE_SPLIT = re.compile(r";\s+|,\s+and\s+|,?(?<!\s)\s+but\s+|,\s+so\s+|,\s+while\s+|,\s+whereas\s+|:\s+")
+# Matched at a position (pattern.match(text, pos)), so no "^".
 _CONDITION_START = re.compile(
-    r"^(?:if|unless|only if|only when|when|provided|as long as|subject to|except|in case|once|otherwise)\b",
+    r"(?:if|unless|only if|only when|when|provided|as long as|subject to|except|in case|once|otherwise)\b",
     re.I)
 _PRONOUN_START = re.compile(r"^(it|they)(?:'s|’s|'re|’re)?\b\s*", re.I)
 _CONTRACTION = {"'s": " is", "’s": " is", "'re": " are", "’re": " are"}
@@ -48,31 +50,68 @@ _COMMON_VERBS = (
 _VERB = re.compile(rf"\b(?:{_AUX}|(?:{_COMMON_VERBS})(?:s|es|ed|d)?)\b", re.I)
 _VERB_LOOSE = re.compile(rf"\b(?:{_AUX}|(?:{_COMMON_VERBS})(?:s|es|ed|d)?|[a-z]{{3,}}ed)\b", re.I)
 _CLAUSE_START = re.compile(
-    r"^(it|they|he|she|we|you|i|this|these|those|there|that|the|a|an|our|your|its|their|his|her|each|every|"
+    r"(it|they|he|she|we|you|i|this|these|those|there|that|the|a|an|our|your|its|their|his|her|each|every|"
     r"all|some|no|most|many|[A-Z]\w*)\b")
 _SUBJECT_PRONOUNS = {"you", "i", "we", "he", "she", "it", "they", "this", "that", "there"}
-_CITATION_MARK = re.compile(r"\s*\[([^\[\]]{1,40})\]")
+_WORD = re.compile(r"\S+")
+# (?<!\s): a whitespace run is tried once, from its start, not again from each of its characters.
+_CITATION_MARK = re.compile(r"(?<!\s)\s*\[([^\[\]]{1,40})\]")
 
 
-def _is_clause(text: str) -> bool:
-    """Roughly a subject and a predicate: 3+ words, starting like a subject or containing a verb."""
-    text = text.strip()
-    return len(text.split()) >= 3 and bool(_CLAUSE_START.match(text) or _VERB_LOOSE.search(text))
+class _Sentence:
+    """Word runs and verb matches of one sentence, found once, so each clause test is a lookup.
+
+    Testing a side of a separator by slicing it out would re-read the rest of the sentence at
+    every separator (quadratic); these give the same answers from positions.
+    """
+
+    def __init__(self, text: str, start: int, end: int):
+        words = [m.span() for m in _WORD.finditer(text, start, end)]
+        self.word_starts = [s for s, _ in words]
+        self.word_ends = [e for _, e in words]
+        # Verbs are whole words, so no match crosses a separator: one pass serves every side.
+        verbs = [m.span() for m in _VERB_LOOSE.finditer(text, start, end)]
+        self.verb_starts = [s for s, _ in verbs]
+        self.verb_ends = [e for _, e in verbs]
+        self.text = text
+
+    def words(self, start: int, end: int) -> int:
+        """How many whitespace-separated words text[start:end].split() gives."""
+        return max(0, bisect_left(self.word_starts, end) - bisect_right(self.word_ends, start))
+
+    def has_verb(self, start: int, end: int) -> bool:
+        i = bisect_left(self.verb_starts, start)
+        return i < len(self.verb_starts) and self.verb_ends[i] <= end
+
+    def first_word(self, start: int, end: int) -> int | None:
+        """Where text[start:end].strip() begins, or None when it is blank."""
+        i = bisect_left(self.word_starts, start)
+        return self.word_starts[i] if i < len(self.word_starts) and self.word_starts[i] < end else None
+
+    def is_clause(self, start: int, end: int) -> bool:
+        """Roughly a subject and a predicate: 3+ words, starting like a subject or containing a verb."""
+        first = self.first_word(start, end)
+        return (first is not None and self.words(first, end) >= 3
+                and bool(_CLAUSE_START.match(self.text, first, end) or self.has_verb(first, end)))
+
+    def starts_with_condition(self, start: int, end: int) -> bool:
+        first = self.first_word(start, end)
+        return first is not None and bool(_CONDITION_START.match(self.text, first, end))
 
 
 def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Split one sentence into clauses; keep a split only if both sides are clauses."""
+    sentence = _Sentence(text, start, end)
     pieces: list[tuple[int, int]] = []
     cursor = start
     for m in _CLAUSE_SPLIT.finditer(text, start, end):
-        left, right = text[cursor:m.start()], text[m.end():end]
         if m.group().startswith(":"):
             # Only a short lead-in splits off ("Here's how it works: add-ons renew ...").
-            if len(left.split()) > 8 or not _is_clause(right):
+            if sentence.words(cursor, m.start()) > 8 or not sentence.is_clause(m.end(), end):
                 continue
-        elif not (_is_clause(left) and _is_clause(right)):
+        elif not (sentence.is_clause(cursor, m.start()) and sentence.is_clause(m.end(), end)):
             continue
-        if _CONDITION_START.match(right.strip()) or _CONDITION_START.match(left.strip()):
+        if sentence.starts_with_condition(m.end(), end) or sentence.starts_with_condition(cursor, m.start()):
             continue  # the condition belongs to its predicate
         pieces.append(strip_span(text, cursor, m.start()))
         cursor = m.end()

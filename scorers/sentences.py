@@ -1,4 +1,9 @@
-"""Sentence boundaries with character offsets, tolerant of abbreviations and UI labels."""
+"""Sentence boundaries with character offsets, tolerant of abbreviations and UI labels.
+
+Linear in the text: every pattern is matched at a position (never on a slice
+of the rest of the text), and a run of end punctuation is tried once, from
+its first character.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ import re
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
                   "St.", "approx.", "U.S.", "a.m.", "p.m.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.",
                   "Nov.", "Dec.", "Fig.", "No.")
-_END = re.compile(r"[.!?]+[\"')\]”’]*(?:\s*\[[^\]]{1,40}\])*(?=\s+|$)")
+# (?<![.!?]): a match always takes the whole run, so starting inside a run could only fail again.
+_END = re.compile(r"(?<![.!?])[.!?]+[\"')\]”’]*(?:\s*\[[^\]]{1,40}\])*(?=\s|$)")
 _NEXT_STARTS_SENTENCE = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9]")
+_NUMBER_NEXT = re.compile(r"\s*\d")
 
 
 def _is_abbreviation(text: str, end: int) -> bool:
@@ -16,8 +23,14 @@ def _is_abbreviation(text: str, end: int) -> bool:
     for a in _ABBREVIATIONS:
         if before.endswith(a) and (end - len(a) == 0 or not text[end - len(a) - 1].isalpha()):
             # "No." ends a sentence unless a number follows ("No. 5").
-            return not (a == "No." and not re.match(r"\s*\d", text[end:]))
+            return not (a == "No." and not _NUMBER_NEXT.match(text, end))
     return False
+
+
+def _list_number(text: str, start: int, dot: int, end: int) -> bool:
+    """'1. 2. 3.': a digit before the dot and a digit after the space is a list marker, not a boundary."""
+    return (dot > start and text[dot] == "." and text[dot - 1].isdecimal()
+            and text[end:end + 2].strip()[:1].isdigit())
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -30,7 +43,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             # A boundary needs a capital, digit or quote next: "click Forgot password? on the page" is one.
             if not _NEXT_STARTS_SENTENCE.match(text, end):
                 continue
-            if re.search(r"\d\.$", text[start:m.start() + 1]) and text[end:end + 2].strip()[:1].isdigit():
+            if _list_number(text, start, m.start(), end):
                 continue
         spans.append((start, end))
         start = end
