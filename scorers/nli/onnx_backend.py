@@ -71,12 +71,14 @@ class OnnxBackend(NLIBackend):
 def provider_fallback(requested: str, chosen: list[str], active: list[str]) -> str:
     """Why the session runs on the CPU although CUDA could have been used: none, cuda_unavailable
     (this onnxruntime build has no CUDA provider) or cuda_failed (the provider did not start, e.g.
-    no driver or CUDA libraries). Logged, and a label of groundwatch_model_info; an explicit
-    providers=cuda that ends on the CPU is an error, not a fallback."""
+    no driver or CUDA libraries). A label of groundwatch_model_info; logged as a fallback (warning) only
+    when the GPU build was installed and its provider did not start; an explicit providers=cuda that
+    ends on the CPU is an error, not a fallback."""
     if requested == "cpu":
         return "none"
     if CUDA not in chosen:
-        log.info("onnx_provider_fallback", provider="cpu", reason="cuda_unavailable", requested=requested)
+        # The CPU build on a machine without a GPU: the normal case, not a fallback worth a log line at info.
+        log.debug("onnx_provider", provider="cpu", reason="cuda_unavailable", requested=requested)
         return "cuda_unavailable"
     if active[0] == CUDA:
         return "none"

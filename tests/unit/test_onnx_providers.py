@@ -44,8 +44,9 @@ def test_fallback_reasons():
         assert provider_fallback("cpu", [CPU], [CPU]) == "none"
         assert provider_fallback("auto", [CPU], [CPU]) == "cuda_unavailable"
         assert provider_fallback("auto", [CUDA, CPU], [CPU]) == "cuda_failed"
+    # A CPU-only build is the normal case (debug, not a fallback); a GPU build whose provider failed warns.
     assert [(e["event"], e["reason"], e["log_level"]) for e in logs] == [
-        ("onnx_provider_fallback", "cuda_unavailable", "info"), ("onnx_provider_fallback", "cuda_failed", "warning")]
+        ("onnx_provider", "cuda_unavailable", "debug"), ("onnx_provider_fallback", "cuda_failed", "warning")]
     with pytest.raises(ModelLoadError, match="session started on CPUExecutionProvider"):
         provider_fallback("cuda", [CUDA, CPU], [CPU])
 
