@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from groundwatch.config.corpus import CorpusSettings
+from groundwatch.config.judge import JudgeSettings
 from groundwatch.config.policy import PolicyConfig
 from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
@@ -223,6 +224,7 @@ class Settings(BaseSettings):
     policy: PolicyConfig = PolicyConfig()
     redaction: RedactionSettings = RedactionSettings()
     corpus: CorpusSettings = CorpusSettings()
+    judge: JudgeSettings = JudgeSettings()  # an LLM judge for the uncertain band (off by default)
 
     @model_validator(mode="after")
     def _deadlines_fit(self) -> "Settings":
