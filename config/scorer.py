@@ -15,7 +15,7 @@ class GuardsConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    polarity: bool = True           # claim and evidence sentence disagree on negation -> CONTRADICTED / NEI
+    polarity: bool = True           # claim and evidence sentence disagree on negation -> caps at NEI
     dropped_condition: bool = True  # evidence grants the claim's content only under a condition -> NEI
     arithmetic: bool = True         # derived numbers: right ones count as found, wrong ones cap the verdict
 
@@ -73,9 +73,20 @@ class ScorerConfig(BaseModel):
     max_wait_ms: float = 5.0
     max_passages: int = 100
     max_record_bytes: int = 1_000_000
-    # Caps per response: over them the response is dead-lettered (reason too_many_claims / too_many_pairs)
-    # instead of holding the batch; pairs count claim-evidence pairs (context-conflict pairs have their own cap).
+    # Record limits checked at decode, on the raw JSON, before any scoring work (scorers/schema.py
+    # RecordLimits); each has its own dead-letter reason and serve answers 413: too_deep (JSON nesting,
+    # the record itself is level 1), answer_too_long, passage_too_long (one passage's text),
+    # claim_too_long (one producer-supplied claim; their count is max_claims, reason too_many_claims).
+    max_json_depth: int = Field(32, ge=2)
+    max_answer_chars: int = Field(20_000, ge=1)
+    max_passage_chars: int = Field(100_000, ge=1)
+    max_claim_chars: int = Field(2_000, ge=1)
+    # Caps per response, checked before the work they bound: claims before any per-claim check, chunks of
+    # all passages before embedding, claim-evidence pairs before inference (context-conflict pairs have their
+    # own cap). Over one, the response is dead-lettered (reason too_many_claims / too_many_chunks /
+    # too_many_pairs) instead of holding the batch.
     max_claims: int = Field(128, ge=1)
+    max_chunks: int = Field(1000, ge=1)
     max_pairs: int = Field(1024, ge=1)
     # Deadlines (scorers/deadline.py): one scorer call, and the wait for any one model result. A late
     # response is dead-lettered (reason deadline). The batch deadline must stay below

@@ -62,7 +62,7 @@ class StreamApp:
         self.health = health
         self.on_batch_done = on_batch_done or (lambda batch: None)
         self.batch_size = min(settings.kafka.batch_size, settings.consumer.max_inflight_responses)
-        self.limits = Limits(settings.scorer.max_record_bytes, settings.scorer.max_passages)
+        self.limits = Limits.from_config(settings.scorer)
         self._backoff = Backoff(settings.consumer.sink_retry_initial_s, settings.consumer.sink_retry_max_s)
         self._stop = threading.Event()
         self._deadline: float | None = None  # after stop(): scoring and writes end here

@@ -29,12 +29,14 @@ SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # Known (stage, reason) pairs of dead letters, present at 0 from the start. "score" reasons are
 # the scorer's stage that failed (scorers/errors.py ScoringError) or the cap or deadline exceeded.
 SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
-                 "too_many_claims", "too_many_pairs", "deadline", "score")
+                 "too_many_claims", "too_many_chunks", "too_many_pairs", "deadline", "score")
 RESPONSE_VERDICTS = ("all_supported", "has_unsupported")
 SEVERITIES = ("high", "normal")  # scorers/severity.py
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 RESPONSE_FLAGS = ("off_topic", "stale_evidence")
-DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_many_passages", "schema"),
+DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_deep", "too_many_passages",
+                                  "answer_too_long", "passage_too_long", "too_many_claims", "claim_too_long",
+                                  "schema"),
                        "score": SCORE_REASONS,
                        "sink": ("rejected", "too_large", "index_refused")}
 

@@ -2,11 +2,16 @@
 
 
 class InvalidResponse(ValueError):
-    """A logged response does not follow groundwatch.response.v1; the message names the field."""
+    """A logged response does not follow groundwatch.response.v1; the message names the field.
 
-    def __init__(self, message: str, field: str | None = None):
+    `reason` is a short fixed word (a dead-letter reason and metric label): schema, not_json, or the
+    limit exceeded (scorers/schema.py LIMIT_REASONS).
+    """
+
+    def __init__(self, message: str, field: str | None = None, reason: str = "schema"):
         super().__init__(message)
         self.field = field
+        self.reason = reason
 
 
 class ScoringError(RuntimeError):
@@ -14,7 +19,7 @@ class ScoringError(RuntimeError):
 
     stage: claims | embed | evidence | limits | pairs | conflicts | inference | verdict | deadline (or "score"
     when unknown); reason: the stage, or for limits and deadlines what was exceeded
-    (too_many_claims, too_many_pairs, deadline). `error_class` names the exception behind it.
+    (too_many_claims, too_many_chunks, too_many_pairs, deadline). `error_class` names the exception behind it.
     """
 
     def __init__(self, message: str, stage: str = "score", reason: str | None = None,

@@ -28,6 +28,7 @@ OPERATIONAL = frozenset({
     "combiner_path",  # the combiner's content is hashed instead of its path
     "max_batch_tokens", "max_batch_size", "max_wait_ms", "max_passages", "max_record_bytes",
     "max_claims", "max_pairs", "batch_deadline_s", "future_timeout_s", "store_passages",
+    "max_json_depth", "max_answer_chars", "max_passage_chars", "max_claim_chars", "max_chunks",
 })
 DIGITS = 10
 
@@ -37,12 +38,16 @@ def deciding_settings(config: ScorerConfig) -> dict:
     return {k: v for k, v in sorted(config.model_dump(mode="json").items()) if k not in OPERATIONAL}
 
 
-def scorer_version(config: ScorerConfig, model: str, combiner: dict | None = None) -> str:
+def scorer_version(config: ScorerConfig, model: str, combiner: dict | None = None, judge: dict | None = None) -> str:
     """`CODE+HASH`, stable across processes and machines for the same inputs.
 
-    `combiner` is the loaded combiner's `to_dict()` (None under the threshold rule).
+    `combiner` is the loaded combiner's `to_dict()` (None under the threshold rule). `judge` is the
+    enabled judge's model, prompt hash and band (scorers/judge/); None, the default, leaves the hash
+    as it was without a judge. A judge's reply may differ between runs of the same version.
     """
     payload = {"model": model, "combiner": combiner if config.verdict_rule == "combiner" else None,
                "settings": deciding_settings(config)}
+    if judge is not None:
+        payload["judge"] = judge
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return f"{SCORER_VERSION}+{hashlib.sha256(text.encode()).hexdigest()[:DIGITS]}"

@@ -21,14 +21,14 @@ from groundwatch.consumer.batch import Batch
 from groundwatch.consumer.dead_letters import dead_letter_record
 from groundwatch.consumer.decode import DecodeError, Limits, decode
 from groundwatch.consumer.prepare import prepare
-from groundwatch.export.metrics import Metrics
+from groundwatch.export.metrics import DEAD_LETTER_REASONS, Metrics
 from groundwatch.export.opensearch_mapping import to_document
 from groundwatch.scorers.errors import InvalidResponse
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.schema import Response, parse_response
 
 LIMITS = Limits(max_bytes=20_000, max_passages=8)
-DECODE_REASONS = {"empty", "too_large", "not_json", "too_many_passages", "schema"}
+DECODE_REASONS = set(DEAD_LETTER_REASONS["decode"])
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
