@@ -11,10 +11,10 @@ mkdir -p "$out"
 python -m groundwatch.training.evaluate_nli --output build/nli_eval.json
 
 # Labelled dev sets in the traffic schema (label mapping: evaluation/README.md).
-groundwatch convert --set halueval --limit 400 --output "$out/halueval.jsonl"
-groundwatch convert --set begin --output "$out/begin.jsonl"
-groundwatch convert --set wice-oracle --output "$out/wice-oracle.jsonl"
-groundwatch convert --set qags --limit 400 --output "$out/qags.jsonl"
+groundwatch convert --dataset halueval --limit 400 --output "$out/halueval.jsonl"
+groundwatch convert --dataset begin --output "$out/begin.jsonl"
+groundwatch convert --dataset wice-oracle --output "$out/wice-oracle.jsonl"
+groundwatch convert --dataset qags --limit 400 --output "$out/qags.jsonl"
 groundwatch probes --output "$out/probes.jsonl"
 
 # Score each set once (seed conditions side by side; the question-order condition re-scores, so
@@ -36,5 +36,5 @@ groundwatch eval --input "$out/dev.jsonl" --from-verdicts "$out/dev-verdicts.jso
     --config "$out/calibrated.json" --output "$out/dev-report-half.json" > "$out/dev-report-half.txt"
 
 # Speed: groundwatch's path against the transformers pipeline loop and CrossEncoder.predict.
-groundwatch bench --threads 1 --json "$out/bench.json" > "$out/bench.txt"
+groundwatch bench --threads 1 --output "$out/bench.json" > "$out/bench.txt"
 echo "measurements written to $out/"

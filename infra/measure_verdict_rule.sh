@@ -38,10 +38,10 @@ with_chunking() {  # with_chunking NAME command...
 }
 
 convert() {
-    [ -s "$out/wice.jsonl" ] || gw convert --no-progress --set wice --output "$out/wice.jsonl"
-    [ -s "$out/begin.jsonl" ] || gw convert --no-progress --set begin --output "$out/begin.jsonl"
-    [ -s "$out/qags.jsonl" ] || gw convert --no-progress --set qags --output "$out/qags.jsonl"
-    [ -s "$out/halueval.jsonl" ] || gw convert --no-progress --set halueval --limit "${HALUEVAL:-1000}" \
+    [ -s "$out/wice.jsonl" ] || gw convert --no-progress --dataset wice --output "$out/wice.jsonl"
+    [ -s "$out/begin.jsonl" ] || gw convert --no-progress --dataset begin --output "$out/begin.jsonl"
+    [ -s "$out/qags.jsonl" ] || gw convert --no-progress --dataset qags --output "$out/qags.jsonl"
+    [ -s "$out/halueval.jsonl" ] || gw convert --no-progress --dataset halueval --limit "${HALUEVAL:-1000}" \
         --output "$out/halueval.jsonl"
 }
 

@@ -155,7 +155,7 @@ def test_recall_probe_cronjob_command(render) -> None:
     job = _one(render("default"), "CronJob")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
     container = job["containers"][0]
     assert container["command"] + container["args"] == [
-        "groundwatch", "recall-probe", "--set", "/probes/probes.jsonl", "--retriever", "opensearch",
+        "groundwatch", "recall-probe", "--input", "/probes/probes.jsonl", "--retriever", "opensearch",
         "--index", "rag-passages", "--pushgateway", "http://prometheus-pushgateway.monitoring:9091",
     ]
     assert container["securityContext"]["readOnlyRootFilesystem"] is True

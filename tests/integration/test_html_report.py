@@ -63,7 +63,7 @@ def test_html_report_renders_rates_and_charts_in_chromium(tmp_path: Path, capsys
     source.write_text("".join(json.dumps(r) + "\n" for r in records))
     html, figures = tmp_path / "report.html", tmp_path / "report.json"
 
-    assert main(["report", "--verdicts", str(source), "--html", str(html), "--json", str(figures)]) == 0
+    assert main(["report", "--input", str(source), "--html", str(html), "--output", str(figures)]) == 0
     assert "Claim faithfulness" in capsys.readouterr().out
 
     # The expected figures, counted straight from the constructed data.

@@ -35,7 +35,7 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     chromium = _chromium()
     verdicts, review = tmp_path / "verdicts.jsonl", tmp_path / "review.jsonl"
     _verdicts(verdicts)
-    assert main(["label", "export", "--verdicts", str(verdicts), "--size", "12", "--out", str(review)]) == 0
+    assert main(["label", "export", "--input", str(verdicts), "--size", "12", "--output", str(review)]) == 0
     items = [json.loads(x) for x in review.read_text().splitlines()]
     assert len(items) == 12
 
@@ -55,7 +55,7 @@ def test_review_form_in_chromium_round_trips_into_calibration(tmp_path: Path, ti
     assert [r["label"] for r in rows[:4]] == ["supported", "contradicted", "not_enough_info", "supported"]
 
     labelled = tmp_path / "labelled.jsonl"
-    assert main(["label", "import", str(reviewed), "--out", str(labelled)]) == 0
+    assert main(["label", "import", str(reviewed), "--output", str(labelled)]) == 0
     config = tmp_path / "settings.json"
     config.write_text(json.dumps({"scorer": {"use_embeddings": False}}))
     calibration = tmp_path / "calibration.json"
@@ -89,7 +89,7 @@ def test_label_export_reads_the_verdict_store(opensearch_url: str, tmp_path: Pat
     OpenSearch(hosts=[opensearch_url]).indices.refresh(index=f"{name}-*")
     out = tmp_path / "review.jsonl"
     assert main(["label", "export", "--opensearch-url", opensearch_url, "--alias", name, "--app", "shop",
-                 "--size", "10", "--out", str(out)]) == 0
+                 "--size", "10", "--output", str(out)]) == 0
     items = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(items) == 6 and {i["stratum"]["app"] for i in items} == {"shop"}
     assert {i["verdict"] for i in items} == {"SUPPORTED", "NOT_ENOUGH_INFO"}

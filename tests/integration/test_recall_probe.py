@@ -111,9 +111,9 @@ def embedder():
 
 def test_bm25_probe_on_osmem_matches_independent_figures(opensearch_url, corpus_index, tmp_path, capsys):
     out = tmp_path / "probe.json"
-    assert main(["recall-probe", "--set", str(PROBES), "--retriever", "opensearch", "--opensearch-url",
+    assert main(["recall-probe", "--input", str(PROBES), "--retriever", "opensearch", "--opensearch-url",
                  opensearch_url, "--index", corpus_index, "--mode", "bm25", "--k", "1,5,10",
-                 "--json", str(out)]) == 0
+                 "--output", str(out)]) == 0
     table = capsys.readouterr().out
     result = json.loads(out.read_text())
 
@@ -136,7 +136,7 @@ def test_knn_query_is_refused_by_osmem_with_a_clear_error(opensearch_url, corpus
     probes = tmp_path / "vector-probes.jsonl"
     probes.write_text(json.dumps({"query": "reset password", "gold_passage_ids": ["kb-account-01"],
                                   "query_vector": [0.1] * 384}) + "\n")
-    assert main(["recall-probe", "--set", str(probes), "--retriever", "opensearch", "--opensearch-url",
+    assert main(["recall-probe", "--input", str(probes), "--retriever", "opensearch", "--opensearch-url",
                  opensearch_url, "--index", corpus_index, "--mode", "knn"]) == 2
     err = capsys.readouterr().err
     assert "retrieval failed" in err and "knn" in err and "not supported" in err
@@ -186,8 +186,8 @@ def test_http_retriever_mode_and_pushgateway(tmp_path, serve, capsys):
     gateway = serve(lambda method, path, body: (200, b""))
     out = tmp_path / "probe.json"
 
-    assert main(["recall-probe", "--set", str(PROBES), "--retriever", "http", "--url", retriever.url,
-                 "--k", "3,5", "--json", str(out), "--pushgateway", gateway.url, "--job", "probe-test"]) == 0
+    assert main(["recall-probe", "--input", str(PROBES), "--retriever", "http", "--url", retriever.url,
+                 "--k", "3,5", "--output", str(out), "--pushgateway", gateway.url, "--job", "probe-test"]) == 0
     result = json.loads(out.read_text())
     recall, mrr = _expected([fixed[p["query"]][:5] for p in probes], [p["gold_passage_ids"] for p in probes], [3, 5])
     assert result["recall_at_k"] == pytest.approx(recall) and result["mrr"] == pytest.approx(mrr)
@@ -208,9 +208,9 @@ def test_http_retriever_mode_and_pushgateway(tmp_path, serve, capsys):
 
 def test_http_retriever_errors_are_reported(serve, capsys):
     broken = serve(lambda method, path, body: (500, b"{}"))
-    assert main(["recall-probe", "--set", str(PROBES), "--retriever", "http", "--url", broken.url]) == 2
+    assert main(["recall-probe", "--input", str(PROBES), "--retriever", "http", "--url", broken.url]) == 2
     assert "answered 500" in capsys.readouterr().err
-    assert main(["recall-probe", "--set", str(PROBES), "--retriever", "http"]) == 2
+    assert main(["recall-probe", "--input", str(PROBES), "--retriever", "http"]) == 2
     assert "needs --url" in capsys.readouterr().err
 
 
@@ -220,8 +220,8 @@ def test_served_metrics_are_scraped_by_prometheus(opensearch_url, corpus_index, 
     out = tmp_path / "probe.json"
     codes: list[int] = []
     run = threading.Thread(target=lambda: codes.append(main([
-        "recall-probe", "--set", str(PROBES), "--retriever", "opensearch", "--opensearch-url", opensearch_url,
-        "--index", corpus_index, "--json", str(out), "--metrics-host", "127.0.0.1",
+        "recall-probe", "--input", str(PROBES), "--retriever", "opensearch", "--opensearch-url", opensearch_url,
+        "--index", corpus_index, "--output", str(out), "--metrics-host", "127.0.0.1",
         "--metrics-port", str(port), "--serve-timeout", "60"])))
     run.start()
     run.join(90)

@@ -61,7 +61,7 @@ def test_report_filters_time_range_and_app_across_indices(opensearch_url: str, t
     out = tmp_path / "report.json"
 
     code = main(["report", "--opensearch-url", opensearch_url, "--alias", alias, "--since", "2025-01-10",
-                 "--until", "2025-02-05T00:00:00Z", "--app", "help-center", "--json", str(out),
+                 "--until", "2025-02-05T00:00:00Z", "--app", "help-center", "--output", str(out),
                  "--html", str(tmp_path / "report.html")])
     assert code == 0, capsys.readouterr().err
 
@@ -85,9 +85,9 @@ def test_report_app_filter_is_exact_on_dynamically_mapped_text(opensearch_url: s
     out = tmp_path / "report.json"
     # "billing-bot" (lower case) must not match "Billing-Bot" through the analysed text field.
     assert main(["report", "--opensearch-url", opensearch_url, "--alias", alias, "--app", "billing-bot",
-                 "--json", str(out)]) == 2
+                 "--output", str(out)]) == 2
     assert main(["report", "--opensearch-url", opensearch_url, "--alias", alias, "--app", "Billing-Bot",
-                 "--json", str(out)]) == 0
+                 "--output", str(out)]) == 0
     assert json.loads(out.read_text())["responses"] == 10
 
 

@@ -45,7 +45,7 @@ def test_audit_corpus_reads_the_example_corpus_whose_documents_have_id(tmp_path,
 @pytest.mark.parametrize("command, records, names", [
     (["score", "--output", "{tmp}/v.jsonl"], [NO_TEXT], ["line 1", "passages.0.text"]),
     (["eval"], [GOOD | {"label": "supported"}, NO_TEXT | {"label": "supported"}], ["line 2", "passages.0.text"]),
-    (["bench", "--responses"], [GOOD, NO_TEXT], ["line 2", "passages.0.text"]),
+    (["bench", "--input"], [GOOD, NO_TEXT], ["line 2", "passages.0.text"]),
     (["audit-corpus", "--no-progress"], [{"doc_id": "a", "text": "x"}, {"title": "no id", "text": "y"}],
      ["line 2", "doc_id is missing"]),
     (["score", "--output", "{tmp}/v.jsonl"], ['{"request_id": "r1", "answer": "unterminated'], ["line 1", "not JSON"]),
@@ -53,7 +53,7 @@ def test_audit_corpus_reads_the_example_corpus_whose_documents_have_id(tmp_path,
 def test_a_bad_input_fails_before_any_model_loads(command, records, names, tmp_path, capsys, no_model):
     path = _jsonl(tmp_path / "input.jsonl", *records)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in command]
-    argv += [str(path)] if argv[-1] == "--responses" else ["--input", str(path)]
+    argv += [str(path)] if argv[-1] == "--input" else ["--input", str(path)]
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert all(n in err for n in names), err

@@ -16,9 +16,9 @@ LONG_RUNNING = {
     "audit-corpus": ["--input", "x.jsonl"],
     "bench": [],
     "bench-stream": [],
-    "convert": ["--set", "begin", "--output", "y.jsonl"],
+    "convert": ["--dataset", "begin", "--output", "y.jsonl"],
     "probes": ["--output", "y.jsonl"],
-    "recall-probe": ["--set", "x.jsonl", "--retriever", "http"],
+    "recall-probe": ["--input", "x.jsonl", "--retriever", "http"],
 }
 
 
