@@ -78,6 +78,18 @@ def test_report_filters_time_range_and_app_across_indices(opensearch_url: str, t
     contra = report["rates"]["contradiction"]
     assert contra["successes"] == sum(c.count("CONTRADICTED") for c in checked)
     assert report["filters"]["app"] == "help-center"
+    assert list(report["apps"]) == ["help-center"] and report["apps"]["help-center"]["responses"] == len(expected)
+    # Every response with an unsupported claim is listed, the newest verdict of Req-13 among them.
+    unsupported = {rid for rid, verdicts in expected.items() if set(verdicts) - {"SUPPORTED", "SKIPPED"}}
+    assert {w["request_id"] for w in report["worst_responses"]} == unsupported
+    assert len(next(w for w in report["worst_responses"] if w["request_id"] == "Req-13")["claims"]) == 2
+
+
+def test_report_breaks_rates_down_per_app(opensearch_url: str, capsys) -> None:
+    alias = _index(opensearch_url, _docs())
+    assert main(["report", "--opensearch-url", opensearch_url, "--alias", alias, "--json"]) == 0
+    apps = json.loads(capsys.readouterr().out)["apps"]
+    assert {app: a["responses"] for app, a in apps.items()} == {"help-center": 11, "Billing-Bot": 10}
 
 
 def test_report_app_filter_is_exact_on_dynamically_mapped_text(opensearch_url: str, tmp_path: Path) -> None:
