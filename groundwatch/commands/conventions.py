@@ -38,6 +38,12 @@ class Parser(argparse.ArgumentParser):
 class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default unless its help already says it, or there is none to show."""
 
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        return "" if isinstance(action, JsonOption) else super()._format_args(action, default_metavar)
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        return "--json" if isinstance(action, JsonOption) else super()._format_action_invocation(action)
+
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
@@ -58,6 +64,26 @@ class DeprecatedAlias(argparse.Action):
         print(f"groundwatch: warning: {option_string} is deprecated and goes in the next release; use {self.new}",
               file=sys.stderr)
         setattr(namespace, self.dest, True if self.nargs == 0 else values)
+
+
+class JsonOption(argparse.Action):
+    """`--json`: machine output on stdout. `--json FILE`, the old spelling of `--output FILE`, still works
+    for one release with a note."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs="?", const=True, default=False, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values is True:
+            setattr(namespace, self.dest, True)
+            return
+        print(f"groundwatch: warning: {option_string} FILE is deprecated and goes in the next release; use "
+              f"--output FILE (--json alone prints JSON on stdout)", file=sys.stderr)
+        setattr(namespace, "output", values)
+
+
+def add_json_arg(parser, what: str = "the result") -> None:
+    parser.add_argument("--json", action=JsonOption, help=f"print {what} as JSON on stdout instead of the table")
 
 
 def deprecated(parser, old: str, new: str, dest: str, **kwargs) -> None:
