@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings, positive_int
-from groundwatch.commands.conventions import deprecated, input_path
+from groundwatch.commands.conventions import deprecated, input_path, output_stream, to_stdout
 from groundwatch.scorers.files import output_path
 
 
@@ -53,8 +54,8 @@ def run_export(args) -> int:
     from groundwatch.reports.review_form import render_form
     from groundwatch.reports.verdict_store import VerdictStoreError
 
-    if args.size < 1:
-        return fail("--size must be at least 1")
+    if to_stdout(args.out):
+        return fail("--output -: the review needs a file (its HTML form is written beside it)")
     try:
         records = _records(args)
     except (VerdictStoreError, ValueError) as exc:
@@ -83,9 +84,10 @@ def run_import(args) -> int:
         return fail(f"{args.reviewed}: no labelled items ({imported.unlabelled} without a label, "
                     f"{imported.skipped} skipped)")
     out = args.out
-    output_path(out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in imported.labelled),
-                         encoding="utf-8")
+    with output_stream(out) as handle:
+        handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in imported.labelled))
     print(f"{len(imported.labelled)} labelled claims -> {out} ({imported.unlabelled} without a label, "
           f"{imported.skipped} skipped, {imported.no_passages} without stored passages); next: groundwatch eval "
-          f"--input {out} --calibrate balanced-accuracy --calibration-out calibration.json")
+          f"--input {out} --calibrate balanced-accuracy --calibration-out calibration.json",
+          file=sys.stderr if to_stdout(out) else sys.stdout)
     return 0
