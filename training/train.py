@@ -67,6 +67,25 @@ def _materialised(init: Path) -> Path:
     return materialise(init) if (init / WEIGHTS).exists() else init
 
 
+def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[Pair]]]:
+    """The training pairs, and the held-out pairs per source, that `args` asks for (training.shortcut_cues
+    measures the same mix through this function)."""
+    caps = {k: int(v) for k, v in (c.split("=") for c in args.cap)}
+    train, val = load_mix(args.data, args.seed, caps=caps)
+    syn_train = synthetic.build(train, args.seed, args.synthetic_per_recipe, unrelated=args.unrelated)
+    syn_val = synthetic.build([p for ps in val.values() for p in ps], args.seed + 1, 300,
+                              unrelated=300 if args.unrelated else 0)
+    for p in syn_val:
+        val.setdefault(p.source, []).append(p)
+    train = train + syn_train
+    if args.limit:
+        random.Random(args.seed).shuffle(train)
+        train = train[:args.limit]
+    if args.counter_shortcuts:
+        train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
+    return train, val
+
+
 def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -145,19 +164,7 @@ def main(argv=None) -> None:
     model = AutoModelForSequenceClassification.from_pretrained(
         base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
 
-    caps = {k: int(v) for k, v in (c.split("=") for c in args.cap)}
-    train, val = load_mix(args.data, args.seed, caps=caps)
-    syn_train = synthetic.build(train, args.seed, args.synthetic_per_recipe, unrelated=args.unrelated)
-    syn_val = synthetic.build([p for ps in val.values() for p in ps], args.seed + 1, 300,
-                              unrelated=300 if args.unrelated else 0)
-    for p in syn_val:
-        val.setdefault(p.source, []).append(p)
-    train = train + syn_train
-    if args.limit:
-        random.Random(args.seed).shuffle(train)
-        train = train[:args.limit]
-    if args.counter_shortcuts:
-        train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
+    train, val = training_mix(args)
     mix = collections.Counter(p.source for p in train)
     log.info("train pairs %d; mix %s", len(train), dict(mix))
 
