@@ -374,7 +374,7 @@ def _examples_repeat(data: list[dict]) -> str:
 
 NLI_OPTIONS = Source("docs/figures/nli-options.json",
                      "groundwatch bench --paths nli_options,tokenize_once --threads 1 --repeats 5 --no-progress "
-                     "--json docs/figures/nli-options.json")
+                     "--output docs/figures/nli-options.json")
 
 
 @figure("nli-options", NLI_OPTIONS)
