@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+import structlog
+
 from groundwatch.cli import main
 from groundwatch.reports.data import latest_per_request
 from groundwatch.reports.review import review_item
@@ -54,7 +57,13 @@ def _file(tmp_path, apps) -> str:
     return str(path)
 
 
-def test_explain_lists_each_apps_verdict_and_app_picks_one(tmp_path, capsys):
+@pytest.fixture
+def cli_logging():
+    yield
+    structlog.reset_defaults()  # the CLI binds logging to the test's captured stderr
+
+
+def test_explain_lists_each_apps_verdict_and_app_picks_one(tmp_path, capsys, cli_logging):
     path = _file(tmp_path, ["shop", "help"])
     assert main(["explain", "42", "--verdicts", path]) == 0
     out = capsys.readouterr().out

@@ -9,6 +9,7 @@ import re
 import threading
 
 import pytest
+import structlog
 from fastapi.testclient import TestClient
 from pydantic import SecretStr, ValidationError
 
@@ -32,7 +33,10 @@ def test_publish_without_a_token_is_refused_by_the_settings_and_by_the_command(m
     assert ServeSettings(publish=True, auth_token=SecretStr("t")).publish
     monkeypatch.delenv("GROUNDWATCH_SERVE__AUTH_TOKEN", raising=False)
     # --publish arrives after the settings were validated: the command checks again, before loading a model.
-    assert main(["serve", "--publish", "--backend", "torch", "--model", "/nonexistent"]) == 2
+    try:
+        assert main(["serve", "--publish", "--backend", "torch", "--model", "/nonexistent"]) == 2
+    finally:
+        structlog.reset_defaults()  # the CLI bound logging to this test's captured stderr
     assert "groundwatch: error: serve.publish needs serve.auth_token" in capsys.readouterr().err
 
 
