@@ -2,7 +2,9 @@
 
 `Scorer.score` waits for model results only through `Deadline.result`, so no
 caller waits longer than the batch deadline (`scorer.batch_deadline_s`) and no
-single future longer than `scorer.future_timeout_s`. A result that is late
+single future longer than `scorer.future_timeout_s`. Its CPU stages call
+`check` before each response and each claim, and pairs carry `ends_at` into the
+batcher, which drops them unscored once it has passed. A result that is late
 becomes a DeadlineExceeded for its response alone; results that are already
 there are still used. Whoever owns the batch may tighten the deadline from
 another thread (a SIGTERM handler: `tighten(at, "shutdown")`); waits notice
@@ -52,6 +54,16 @@ class Deadline:
 
     def expired(self) -> bool:
         return self._end is not None and self._clock() >= self._end
+
+    def ends_at(self) -> float | None:
+        """When the deadline passes, on its clock (time.monotonic unless a test gave another); None: never."""
+        return self._end
+
+    def check(self, stage: str) -> None:
+        """Raise DeadlineExceeded once the deadline has passed: CPU stages call it between units of work."""
+        if self.expired():
+            raise DeadlineExceeded(self._cause, self._late_text() if self._cause == "shutdown"
+                                   else f"the batch's scoring deadline passed during {stage}")
 
     def result(self, future: Future):
         """The future's result, waiting at most the per-future limit and never past the deadline."""

@@ -130,12 +130,20 @@ class Scorer:
 
     # -- stages ---------------------------------------------------------------
 
-    def _claims_of(self, response: Response) -> list[_PreparedClaim]:
+    def _claim_list(self, response: Response) -> list[Claim]:
+        """The claims, counted against scorer.max_claims before any per-claim work."""
         claims = given_claims(response.answer, response.claims) if response.claims else self._claims.get(response.answer)
+        if len(claims) > self.config.max_claims:
+            raise ScoringError(f"{len(claims)} claims, more than scorer.max_claims "
+                               f"({self.config.max_claims})", "limits", "too_many_claims")
+        return claims
+
+    def _claims_of(self, response: Response, claims: list[Claim], deadline: Deadline) -> list[_PreparedClaim]:
         passage_ids = [p.id for p in response.passages]
         available = passage_quantities([p.text for p in response.passages])
         out = []
         for i, claim in enumerate(claims):
+            deadline.check("claims")
             reason = decorative_reason(claim.text)
             if reason == "bare_answer" and self.config.yes_no_answers:
                 statement = answered_statement(response.question, claim.text)
@@ -158,16 +166,25 @@ class Scorer:
                                       operand_form(claim.text, arithmetic)))
         return out
 
-    def _prepare(self, response: Response) -> _Prepared:
-        """Claims, free checks and chunks; evidence is found once the whole batch is embedded."""
+    def _prepare(self, response: Response, deadline: Deadline | None = None) -> _Prepared:
+        """Claims, chunks and free checks; evidence is found once the whole batch is embedded.
+
+        Both counts are checked before the work they bound (per-claim checks, embedding)."""
+        deadline = deadline if deadline is not None else Deadline(None)
         start = time.perf_counter()
-        claims = self._claims_of(response)
-        self._timer("claims", time.perf_counter() - start)
+        claims = self._claim_list(response)
+        claims_s = time.perf_counter() - start
         start = time.perf_counter()
         chunks = chunk_passages(list(response.passages), self.config.chunk_sentences, self.config.chunk_overlap,
                                 self.config.chunk_words)
+        if len(chunks) > self.config.max_chunks:
+            raise ScoringError(f"{len(chunks)} passage chunks, more than scorer.max_chunks "
+                               f"({self.config.max_chunks})", "limits", "too_many_chunks")
         self._timer("evidence", time.perf_counter() - start)
-        return _Prepared(response, claims, chunks)
+        start = time.perf_counter()
+        prepared = self._claims_of(response, claims, deadline)
+        self._timer("claims", claims_s + time.perf_counter() - start)
+        return _Prepared(response, prepared, chunks)
 
     def _embed(self, prepared: list[_Prepared]) -> None:
         """Embed every claim and chunk of the batch in one call; lookups then hit the cache."""
@@ -177,11 +194,13 @@ class Scorer:
         if texts:
             self.embedder.encode(list(dict.fromkeys(texts)))
 
-    def _find_evidence(self, prepared: _Prepared) -> None:
+    def _find_evidence(self, prepared: _Prepared, deadline: Deadline | None = None) -> None:
+        deadline = deadline if deadline is not None else Deadline(None)
         prepared.index = index = EvidenceIndex(prepared.chunks, self.embedder)
         for c in prepared.claims:
             if c.skip_reason is not None:
                 continue
+            deadline.check("evidence")
             if self.config.evidence_mode == "question":
                 c.candidates = index.retriever_order_candidates(list(prepared.response.passages), c.claim.text,
                                                                 self.config.top_k, self.config.pair_top)
@@ -224,6 +243,7 @@ class Scorer:
                 claims.append(ClaimVerdict(c.index, c.claim.text, c.claim.span, c.severity, Verdict.SKIPPED,
                                            reason=c.skip_reason))
                 continue
+            deadline.check("verdict")
             evidence = []
             for rank, (cand, fut) in enumerate(zip(c.candidates, c.futures)):
                 s = self._result(fut, deadline)
@@ -257,21 +277,18 @@ class Scorer:
 
     # -- limits -----------------------------------------------------------------
 
-    def _check_claims(self, prepared: _Prepared) -> None:
-        if len(prepared.claims) > self.config.max_claims:
-            raise ScoringError(f"{len(prepared.claims)} claims, more than scorer.max_claims "
-                               f"({self.config.max_claims})", "limits", "too_many_claims")
-
     def _check_pairs(self, prepared: _Prepared) -> None:
         pairs = sum(len(c.candidates) for c in prepared.claims)
         if pairs > self.config.max_pairs:
             raise ScoringError(f"{pairs} claim-evidence pairs, more than scorer.max_pairs "
                                f"({self.config.max_pairs})", "limits", "too_many_pairs")
 
-    def _submit_pairs(self, prepared: _Prepared) -> None:
+    def _submit_pairs(self, prepared: _Prepared, deadline: Deadline) -> None:
+        # Pairs expire with the deadline: the batcher drops them unscored once nobody waits for them.
         for c in prepared.claims:
             if c.candidates:
-                c.futures = self.pairs.submit([(cand.text, c.nli_text or c.claim.text) for cand in c.candidates])
+                c.futures = self.pairs.submit([(cand.text, c.nli_text or c.claim.text) for cand in c.candidates],
+                                              expires_at=deadline.ends_at())
 
     @staticmethod
     def _result(future: Future, deadline: Deadline):
@@ -307,8 +324,9 @@ class Scorer:
               deadline: Deadline | None = None) -> list[ResponseVerdict | ScoringError]:
         """Verdicts by input position; a response that fails gets a ScoringError in its place.
 
-        `deadline` bounds every wait for model results; a response whose results are late gets
-        a DeadlineExceeded, results already in are still used. Online callers (the consumer,
+        `deadline` bounds every wait for model results and the CPU stages (checked before each
+        response and each claim); a response whose results are late gets a DeadlineExceeded,
+        results already in are still used; its pairs still queued are dropped unscored. Online callers (the consumer,
         `serve`) pass `Deadline.from_config(config)`; offline commands (score, eval, bench) pass
         none and wait for every result, however busy the machine.
         """
@@ -316,17 +334,17 @@ class Scorer:
         prepared: list[_Prepared | ScoringError] = []
         for response in responses:
             try:
-                prepared.append(self._prepare(response))
+                deadline.check("claims")  # CPU stages honour the deadline too: late responses do no work
+                prepared.append(self._prepare(response, deadline))
             except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
                 prepared.append(ScoringError.wrap("claims", exc))
-        self._each(prepared, "limits", self._check_claims)
         start = time.perf_counter()
         self._embed_batch(prepared)
-        self._each(prepared, "evidence", self._find_evidence)
+        self._each(prepared, "evidence", lambda p: self._find_evidence(p, deadline))
         self._each(prepared, "limits", self._check_pairs)
         self._timer("evidence", time.perf_counter() - start)
         start = time.perf_counter()
-        self._each(prepared, "pairs", self._submit_pairs)
+        self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
         conflict_jobs: dict[int, list] = {}
         if self.conflicts:
             def submit_conflicts(p: _Prepared) -> None:

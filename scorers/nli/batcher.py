@@ -4,6 +4,9 @@ Pairs from every claim of every response in flight are queued; the owner
 closes a batch on a token budget (padded cost = longest x items), a maximum
 item count or a maximum wait, sorts by length to cut padding, and resolves
 each submitter's future. When a batch fails, every item in it gets the error.
+An item may carry an expiry (its submitter's deadline): once that has passed
+when its batch is about to run, it is dropped unscored and its future fails
+with DeadlineExceeded, so late work never delays the next batch.
 
 The batcher owns the encodings: `submit` tokenizes each pair once
 (scorers/nli/encoding.py), cutting premises longer than the model window into
@@ -22,6 +25,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from groundwatch.scorers.errors import DeadlineExceeded
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import Pair, PairEncoding
 from groundwatch.scorers.records import NLIScores
@@ -31,6 +35,7 @@ from groundwatch.scorers.records import NLIScores
 class _Item:
     encoding: PairEncoding
     future: Future = field(default_factory=Future)
+    expires_at: float | None = None  # time.monotonic; None: never
 
     @property
     def length(self) -> int:
@@ -71,6 +76,7 @@ class BatchStats:
     padded_tokens: int = 0
     real_tokens: int = 0
     sizes: list[int] = field(default_factory=list)
+    expired: int = 0  # items dropped unscored because their deadline had passed
 
 
 class DynamicBatcher:
@@ -87,13 +93,14 @@ class DynamicBatcher:
         self._closed = False
         self._thread.start()
 
-    def submit(self, pairs: list[Pair]) -> list[Future]:
-        """Queue pairs, one future each; blocks when the queue is full (backpressure, never drops)."""
+    def submit(self, pairs: list[Pair], expires_at: float | None = None) -> list[Future]:
+        """Queue pairs, one future each; blocks when the queue is full (backpressure). A pair still
+        unscored at `expires_at` (time.monotonic) is dropped and its future fails with DeadlineExceeded."""
         if self._closed:
             raise RuntimeError("batcher is closed")
         futures = []
         for windows in self.backend.tokenize(pairs, windows=True) if pairs else []:
-            items = [_Item(e) for e in windows]
+            items = [_Item(e, expires_at=expires_at) for e in windows]
             if len(items) == 1:
                 futures.append(items[0].future)
             else:
@@ -149,8 +156,23 @@ class DynamicBatcher:
             batches.append(current)
         return batches
 
+    def _live(self, batch: list[_Item]) -> list[_Item]:
+        """The items still wanted; the expired ones fail now, unscored."""
+        now = time.monotonic()
+        live = []
+        for item in batch:
+            if item.expires_at is not None and now >= item.expires_at:
+                self.stats.expired += 1
+                item.future.set_exception(DeadlineExceeded("batch", "the deadline passed before this pair was scored"))
+            else:
+                live.append(item)
+        return live
+
     def _run_batches(self, items: list[_Item]) -> None:
         for batch in self._batches(items):
+            batch = self._live(batch)
+            if not batch:
+                continue
             start = time.perf_counter()
             try:
                 scores = self.backend.predict([i.encoding for i in batch])

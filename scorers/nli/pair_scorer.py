@@ -35,8 +35,9 @@ class PairScorer:
         self._cache_size = cache_size
         self.cache_hits = 0
 
-    def submit(self, pairs: list[Pair]) -> list[Future]:
-        """One future per pair, resolving to its (window-aggregated) NLIScores."""
+    def submit(self, pairs: list[Pair], expires_at: float | None = None) -> list[Future]:
+        """One future per pair, resolving to its (window-aggregated) NLIScores; pairs not scored by
+        `expires_at` (time.monotonic) fail with DeadlineExceeded and are not cached."""
         results: list[Future] = []
         pending: dict[tuple, list[Future]] = {}
         to_score: list[Pair] = []
@@ -57,7 +58,7 @@ class PairScorer:
                 continue
             pending[key] = [fut]
             to_score.append((premise, claim))
-        batch_futures = self.batcher.submit(to_score) if to_score else []
+        batch_futures = self.batcher.submit(to_score, expires_at) if to_score else []
         for key, bf in zip(pending, batch_futures):
             self._chain(key, bf, pending[key])
         return results

@@ -68,10 +68,10 @@ def test_one_failing_response_does_not_sink_the_batch(scorer, monkeypatch):
     bad = parse_response(dict(RESPONSE, request_id="boom"))
     original = scorer._prepare
 
-    def prepare(response):
+    def prepare(response, deadline=None):
         if response.request_id == "boom":
             raise ValueError("evidence index broke")
-        return original(response)
+        return original(response, deadline)
 
     monkeypatch.setattr(scorer, "_prepare", prepare)
     out = scorer.score([good, bad, good])
@@ -143,9 +143,9 @@ def test_the_nli_reads_a_verified_derived_number_as_its_operands(scorer, monkeyp
     seen = []
     submit = scorer.pairs.submit
 
-    def spy(pairs):
+    def spy(pairs, expires_at=None):
         seen.extend(hypothesis for _, hypothesis in pairs)
-        return submit(pairs)
+        return submit(pairs, expires_at)
 
     monkeypatch.setattr(scorer.pairs, "submit", spy)
     response = {"request_id": "r-op", "answer": "Partners receive 42 days of fully paid leave. Partners receive "

@@ -11,6 +11,8 @@ import pytest
 
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
+from groundwatch.scorers.nli.batcher import DynamicBatcher
+from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.records import NLIScores
 
@@ -84,7 +86,7 @@ class _ThreadedBatcher:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
-    def submit(self, pairs):
+    def submit(self, pairs, expires_at=None):
         futures = [Future() for _ in pairs]
         with self.lock:
             self.queue.extend(futures)
@@ -149,3 +151,49 @@ def test_the_pair_cache_survives_submitters_and_the_batcher_thread_at_once():
     batcher.stop = True
     assert errors == [] and scorer.cache_hits > 0
     assert len(scorer._cache) <= 8
+
+
+class SlowBackend(FakeBackend):
+    """The fake backend, holding each batch for `delay` seconds and recording what it scored."""
+
+    delay = 0.3
+
+    def __init__(self, model_dir):
+        super().__init__(model_dir)
+        self.scored: list[str] = []
+
+    def predict(self, items):
+        time.sleep(self.delay)
+        self.scored.extend(i.pair[1] for i in items)
+        return super().predict(items)
+
+
+def test_the_batcher_drops_pairs_whose_deadline_passed_while_they_queued(tiny_onnx):
+    backend = SlowBackend(tiny_onnx)
+    batcher = DynamicBatcher(backend, max_batch_size=1, max_wait_ms=0)
+    try:
+        first = batcher.submit([("The sky is blue.", "The sky is blue.")])
+        long = "Grass is green and the meadow behind the old farm is wide."  # sorted after the first pair
+        late = batcher.submit([(long, long)], expires_at=time.monotonic() + 0.1)
+        kept = batcher.submit([("Snow is white.", "Snow is white.")], expires_at=time.monotonic() + 60)
+        assert first[0].result(10).entailment > 0.9 and kept[0].result(10).entailment > 0.9
+        with pytest.raises(DeadlineExceeded) as caught:
+            late[0].result(10)
+        assert caught.value.reason == "deadline"
+        assert long not in backend.scored and batcher.stats.expired == 1
+    finally:
+        batcher.close()
+
+
+def test_an_expired_pair_is_not_cached(tiny_onnx):
+    backend = SlowBackend(tiny_onnx)
+    backend.delay = 0.0
+    batcher = DynamicBatcher(backend, max_wait_ms=0)
+    scorer = PairScorer(backend, batcher, "v")
+    try:
+        [gone] = scorer.submit([("A cat.", "A cat.")], expires_at=time.monotonic() - 1)
+        with pytest.raises(DeadlineExceeded):
+            gone.result(10)
+        assert scorer.score([("A cat.", "A cat.")])[0].entailment > 0.9 and backend.scored == ["A cat."]
+    finally:
+        batcher.close()

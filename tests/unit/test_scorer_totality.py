@@ -74,10 +74,10 @@ def test_an_embedding_failure_fails_only_its_response(scorer, monkeypatch):
 def test_a_pair_submission_failure_fails_only_its_response(scorer, monkeypatch):
     original = scorer.pairs.submit
 
-    def submit(pairs):
+    def submit(pairs, expires_at=None):
         if any("Shipping is free for orders over $50." == claim and "BOOM" in premise for premise, claim in pairs):
             raise ValueError("tokenizer broke")
-        return original(pairs)
+        return original(pairs, expires_at)
 
     monkeypatch.setattr(scorer.pairs, "submit", submit)
     bad = dict(passages=[{**RESPONSE["passages"][1], "text": "BOOM Shipping is free for orders over $50."}])
@@ -119,6 +119,28 @@ def test_claims_over_the_cap_fail_with_a_clear_reason(make_scorer):
     assert "scorer.max_claims (2)" in str(error)
 
 
+def test_claims_over_the_cap_are_refused_before_any_per_claim_work(make_scorer, monkeypatch):
+    import groundwatch.scorers.pipeline as pipeline
+
+    scorer = make_scorer(max_claims=2)
+    seen = []
+    original = pipeline.decorative_reason
+    monkeypatch.setattr(pipeline, "decorative_reason", lambda text: seen.append(text) or original(text))
+    [error] = scorer.score([_response("boom", answer=" ".join(f"Refunds take {d} days." for d in range(500)))])
+    assert error.reason == "too_many_claims" and seen == []
+
+
+def test_chunks_over_the_cap_are_refused_before_embedding(make_scorer, monkeypatch):
+    scorer = make_scorer(max_chunks=3, chunk_sentences=1, chunk_overlap=0)
+    embedded = []
+    monkeypatch.setattr(scorer, "_embed", lambda prepared: embedded.extend(p.response.request_id for p in prepared))
+    many = dict(passages=[{"id": "p1", "text": " ".join(f"Stores open at {h}." for h in range(40))}])
+    error = _only_bad_fails(scorer.score([_response(), _response("boom", **many), _response("ok-2")]),
+                            "limits", "too_many_chunks")
+    assert "40 passage chunks" in str(error) and "scorer.max_chunks (3)" in str(error)
+    assert embedded == ["ok", "ok-2"]
+
+
 def test_pairs_over_the_cap_fail_with_a_clear_reason(make_scorer):
     scorer = make_scorer(max_pairs=6, top_k=3, pair_top=0)
     one_claim = _response(answer="Refunds are accepted within 30 days of delivery.")
@@ -130,10 +152,10 @@ def test_pairs_over_the_cap_fail_with_a_clear_reason(make_scorer):
 def test_late_model_results_fail_only_the_responses_waiting_for_them(scorer, monkeypatch):
     original = scorer.pairs.submit
 
-    def submit(pairs):
+    def submit(pairs, expires_at=None):
         if any("never answered" in premise for premise, _ in pairs):
             return [Future() for _ in pairs]  # a batch the backend never returns
-        return original(pairs)
+        return original(pairs, expires_at)
 
     monkeypatch.setattr(scorer.pairs, "submit", submit)
     slow = dict(passages=[{**p, "text": p["text"] + " It is never answered."} for p in RESPONSE["passages"]])
@@ -163,3 +185,28 @@ def test_offline_scoring_waits_for_every_result_and_online_callers_pass_the_conf
     scorer.score([_response()])
     scorer.score([_response()], deadline=Deadline.from_config(scorer.config))
     assert seen == [(None, None), (7, 3.0)]
+
+
+class SteppingClock:
+    """A monotonic clock that moves one second at every reading."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_cpu_stages_stop_at_the_deadline_so_late_responses_do_no_work(scorer, monkeypatch):
+    import groundwatch.scorers.pipeline as pipeline
+
+    seen = []
+    original = pipeline.decorative_reason
+    monkeypatch.setattr(pipeline, "decorative_reason", lambda text: seen.append(text) or original(text))
+    before = scorer.batcher.stats.pairs
+    many = _response("long", answer=" ".join(f"Refunds take {d} days." for d in range(50)))
+    out = scorer.score([many, _response("next")], deadline=Deadline(5.0, clock=SteppingClock()))
+    assert all(isinstance(o, DeadlineExceeded) and o.cause == "batch" for o in out)
+    assert "during claims" in str(out[0]) and 0 < len(seen) < 10, "the long answer stopped between claims"
+    assert scorer.batcher.stats.pairs == before, "nothing was sent to the model"
