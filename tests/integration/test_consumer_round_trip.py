@@ -8,6 +8,7 @@ import pytest
 
 from groundwatch.export.opensearch_sink import OpenSearchSink
 from groundwatch.reports.verdict_store import find_by_request_id
+from groundwatch.scorers.identity import document_id
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce_responses,
     read_topic, settings_for, wait_until,
@@ -33,7 +34,8 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
         assert running.stop() == 0
 
     docs = documents(opensearch_url, names.alias)
-    assert sorted(d["_id"] for d in docs) == sorted(f"{rid}:{running.scorer.version}" for rid in sent)
+    assert sorted(d["_id"] for d in docs) == sorted(document_id("shop-assistant", "acme", rid, running.scorer.version)
+                                                    for rid in sent)
     for doc in docs:
         passage_ids = [p["id"] for p in sent[doc["request_id"]]["passages"]]
         assert doc["passage_ids"] == passage_ids
@@ -53,13 +55,13 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
     mapping = client.indices.get_mapping(index=f"{names.prefix}-2026.11")
     assert mapping[f"{names.prefix}-2026.11"]["mappings"]["properties"]["claims"]["type"] == "nested"
 
-    # One alert per response that calls for one, keyed by request id, without answer text.
-    expected_alerts = {d["request_id"] for d in docs if _needs_alert(d)}
+    # One alert per response that calls for one, keyed by app and request id, without answer text.
+    expected_alerts = {f"shop-assistant:{d['request_id']}" for d in docs if _needs_alert(d)}
     alerts = read_topic(kafka_bootstrap, names.alerts, len(expected_alerts))
     assert {m.key().decode() for m in alerts} == expected_alerts
     for message in alerts:
         alert = json.loads(message.value())
-        assert alert["request_id"] == message.key().decode()
+        assert f"{alert['metadata']['app']}:{alert['request_id']}" == message.key().decode()
         assert "text" not in json.dumps(alert["claims"])
         assert "Refunds" not in message.value().decode()
 
