@@ -84,7 +84,7 @@ def model_version(backend: NLIBackend) -> str:
 class Scorer:
     def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
                  stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None,
-                 corpus=None, corpus_settings=None):
+                 corpus=None, corpus_settings=None, judge=None):
         self.config = config
         self.backend = backend
         self.embedder = embedder
@@ -93,7 +93,9 @@ class Scorer:
         self.combiner = (load_combiner(combiner_path(config.combiner_path, backend.model_dir), self.model)
                          if config.verdict_rule == "combiner" else None)
         # Model + combiner + deciding settings (scorers/version.py): in every document id and verdict metric.
-        self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None)
+        self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None,
+                                      judge.version() if judge is not None else None)
+        self.judge = judge  # the LLM judge for the uncertain band (scorers/judge/); None: off (the default)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
         self.pairs = PairScorer(backend, self.batcher, self.model)
@@ -122,6 +124,8 @@ class Scorer:
 
     def close(self) -> None:
         self.batcher.close()
+        if self.judge is not None:
+            self.judge.close()
 
     def health(self) -> bool:
         """The batcher's thread runs and the backend scores a known pair (a probe: never raises;
@@ -377,6 +381,8 @@ class Scorer:
         self._timer("inference", time.perf_counter() - start)
         self._timer("guards", self._guard_seconds)
         self._guard_seconds = 0.0
+        if self.judge is not None:  # on the judge's threads, within the deadline; falls back to these verdicts
+            self.judge.review(out, responses, deadline)
         start = time.perf_counter()
         add_signals(out, responses, self.config, embedder=self.embedder, corpus=self.corpus, deadline=deadline)
         if self.config.newer_source_decides:

@@ -44,8 +44,8 @@ class Check:
     name: str  # free checks: "quote", "numbers", "citation"; guards: "polarity", "dropped_condition", "arithmetic"
     passed: bool
     detail: str = ""
-    # What a failed check imposes: None caps SUPPORTED at NOT_ENOUGH_INFO (the free checks);
-    # a guard may impose CONTRADICTED (decided before entailment, like an NLI contradiction).
+    # What a failed check asks for: None or NOT_ENOUGH_INFO caps SUPPORTED at NOT_ENOUGH_INFO; CONTRADICTED
+    # counts only with a verified mismatch in `found` (scorers/guards/mismatch.py, scorers/decide.py).
     verdict: str | None = None
     flag: str | None = None   # "polarity_mismatch", "dropped_condition", "arithmetic_mismatch"
     evidence: EvidenceSentence | None = None  # the sentence a guard looked at (passage id + offsets)
@@ -70,6 +70,9 @@ class ClaimVerdict:
     # Per-claim lookup in the knowledge base (scorers/corpus_check.py), when it ran: outcome
     # (retrieval_miss | unsupported_by_corpus | skipped), the corpus evidence ids and their best scores.
     corpus: dict | None = None
+    # The LLM judge's review (scorers/judge/), when the judge is enabled and the claim was in its band:
+    # outcome, the judge's verdict and reason, its raw reply, the small model's verdict. Absent otherwise.
+    judge: dict | None = None
 
     @property
     def scored(self) -> bool:
@@ -163,5 +166,10 @@ class ResponseVerdict:
         return asdict(self, dict_factory=_plain)
 
 
+# Optional fields left out of a record while unset, so a record without them is what it was before they existed.
+OMITTED_WHEN_NONE = frozenset({"judge"})
+
+
 def _plain(items):
-    return {k: (v.value if isinstance(v, Enum) else v) for k, v in items}
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in items
+            if not (v is None and k in OMITTED_WHEN_NONE)}
