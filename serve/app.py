@@ -6,8 +6,10 @@ GET  /healthz /readyz /metrics; the OpenAPI document at /openapi.json and an int
 (both behind the bearer token, like /v1)
 
 Status codes: 200 scored; 400 the body is not JSON; 401 missing or wrong bearer token (when
-serve.auth_token is set); 413 body over serve.max_request_bytes or more than serve.max_batch_items
-records; 422 not a valid record (the field is named); 500 scoring failed; 503 the queue is full or
+serve.auth_token is set); 413 body over serve.max_request_bytes, more than serve.max_batch_items
+records, or a record over a scorer limit (`reason` names it: too_deep, answer_too_long, passage_too_long,
+too_many_claims, claim_too_long, too_many_passages, too_large, too_many_chunks, too_many_pairs);
+422 not a valid record (the field is named); 500 scoring failed; 503 the queue is full or
 the service is not ready; 504 the deadline passed (the body says what is known and the on_timeout
 action). Every error body is JSON with `error` and `request_id` (null when it could not be read).
 Reading, validating and writing JSON run on worker threads, never on the event loop.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from groundwatch.config.logs import get_logger
 from groundwatch.config.settings import ServeSettings
@@ -22,7 +22,7 @@ from groundwatch.scorers.claims import decompose, given_claims
 from groundwatch.scorers.errors import InvalidResponse, ScoringError
 from groundwatch.scorers.policy import ActionPolicy
 from groundwatch.scorers.records import PolicyDecision, ResponseVerdict
-from groundwatch.scorers.schema import Response, parse_response
+from groundwatch.scorers.schema import LIMIT_REASONS, RecordLimits, Response, parse_response
 from groundwatch.scorers.severity import severity
 from groundwatch.serve.collector import Collector, Overloaded
 
@@ -63,6 +63,9 @@ class CheckService:
         self.max_record_bytes, self.max_passages = limits
         self.publisher = publisher
         config = getattr(scorer, "config", None)
+        # The consumer's record limits (depth, lengths, counts), checked before any scoring work.
+        self.record_limits = replace(RecordLimits.from_config(config) if config is not None else RecordLimits(),
+                                     max_bytes=self.max_record_bytes, max_passages=self.max_passages)
         self.collector = Collector(scorer, settings.max_batch_responses, settings.max_queue,
                                    settings.collect_wait_ms, on_batch=lambda n, s: metrics.observe_serve_batch(n),
                                    future_s=getattr(config, "future_timeout_s", None))
@@ -108,7 +111,7 @@ class CheckService:
 
     def parse(self, record) -> Response:
         """groundwatch.response.v1 under the scorer's limits; InvalidResponse names the field."""
-        return parse_response(record, max_bytes=self.max_record_bytes, max_passages=self.max_passages)
+        return parse_response(record, limits=self.record_limits)
 
     def deadline(self, requested_ms: float | None = None) -> RequestDeadline:
         budget = self.settings.deadline_s
@@ -190,6 +193,10 @@ class CheckService:
                   error_class=type(error).__name__)
         if reason == "deadline":  # the scorer's own deadline passed first
             return self._timed_out(response, "scoring", None)
+        if getattr(error, "stage", None) == "limits":  # too many claims, chunks or pairs: refused before the work
+            body = {"request_id": response.request_id, "error": "too_large", "reason": reason, "message": str(error)}
+            body.update(self._fallback(response, "error", f"over a scorer limit ({reason})"))
+            return Outcome(413, body)
         body = {"request_id": response.request_id, "error": "scoring_failed", "reason": reason}
         body.update(self._fallback(response, "error", f"scoring failed ({reason})"))
         return Outcome(500, body)
@@ -210,8 +217,11 @@ class CheckService:
 
 
 def invalid(error: InvalidResponse, request_id: str | None = None) -> Outcome:
-    return Outcome(422, {"request_id": request_id, "error": "invalid_response", "field": error.field,
-                         "message": str(error)})
+    """413 for a record over a limit (its reason names which), 422 for an invalid one."""
+    too_large = error.reason in LIMIT_REASONS
+    return Outcome(413 if too_large else 422, {"request_id": request_id, "error": "too_large" if too_large
+                                               else "invalid_response", "reason": error.reason,
+                                               "field": error.field, "message": str(error)})
 
 
 def readable_request_id(record) -> str | None:

@@ -341,3 +341,27 @@ def test_scorer_calls_run_under_the_request_deadline_and_late_results_are_504():
     r = client.post("/v1/check", json=RECORD)
     assert r.status_code == 504 and r.json()["stage"] == "scoring" and r.json()["action"]["rule"] == "on_timeout"
     service.close()
+
+
+def test_a_record_over_a_scorer_limit_is_413_with_its_reason_and_an_invalid_one_422(client):
+    r = client.post("/v1/check", json={**RECORD, "answer": "Refunds take 30 days. " * 1000})
+    assert r.status_code == 413 and (r.json()["error"], r.json()["reason"]) == ("too_large", "answer_too_long")
+    assert r.json()["request_id"] == "r-1"
+    deep = {**RECORD, "metadata": {"app": "shop", "x": json.loads("[" * 40 + "]" * 40)}}
+    r = client.post("/v1/check:batch", json={"responses": [RECORD, deep, {**RECORD, "answer": 5}]})
+    assert [(x["status"], x.get("reason")) for x in r.json()["results"]] == [
+        (200, None), (413, "too_deep"), (422, "schema")]
+
+
+def test_a_response_over_a_scorer_cap_is_413_with_the_on_error_action():
+    scorer = FakeScorer(fail="r-1")
+    original = scorer.score
+    scorer.score = lambda responses, deadline=None: [
+        ScoringError("120 passage chunks, more than scorer.max_chunks (100)", "limits", "too_many_chunks")
+        if r.request_id == "r-1" else v for r, v in zip(responses, original(responses, deadline))]
+    client, service, _ = _client(scorer)
+    r = client.post("/v1/check", json=RECORD)
+    body = r.json()
+    assert r.status_code == 413 and (body["error"], body["reason"]) == ("too_large", "too_many_chunks")
+    assert body["action"]["rule"] == "on_error" and body["answer"] == ANSWER
+    service.close()
