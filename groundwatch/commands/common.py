@@ -124,6 +124,10 @@ def build_scorer(settings: Settings, **kwargs):
 
         kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
         kwargs.setdefault("corpus_settings", settings.corpus)
+    if settings.judge.enabled:  # the LLM judge for the uncertain band (off by default)
+        from groundwatch.scorers.judge.judge import Judge
+
+        kwargs.setdefault("judge", Judge.from_settings(settings.judge, settings.redaction))
     return Scorer.from_config(settings.scorer, **kwargs)
 
 
