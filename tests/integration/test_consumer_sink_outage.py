@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from groundwatch.scorers.identity import document_id
 
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
@@ -51,7 +52,8 @@ def test_sink_outage_pauses_retries_and_never_commits_past_what_was_written(
     docs = documents(opensearch_url, names.alias)
     ids = [d["_id"] for d in docs]
     assert len(ids) == len(set(ids)) == 10
-    assert sorted(ids) == sorted(f"{r['request_id']}:{scorer_version_of(settings)}" for r in after)
+    assert sorted(ids) == sorted(document_id("shop-assistant", "acme", r["request_id"], scorer_version_of(settings))
+                                 for r in after)
     assert count_under(opensearch_url, names.alias) == 10
     # Every offset went through exactly one committed batch, in order: nothing skipped, nothing twice.
     assert running.committed_offsets() == list(range(20))
