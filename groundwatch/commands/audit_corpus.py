@@ -6,7 +6,7 @@ import json
 import sys
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
-from groundwatch.commands.conventions import output_stream, to_stdout
+from groundwatch.commands.conventions import empty_input, output_stream, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 
 
@@ -64,6 +64,8 @@ def run(args) -> int:
             expected = count_jsonl(args.input)
         except (CorpusError, OSError) as exc:
             return fail(str(exc))
+        if expected == 0:
+            return empty_input(args.input, "documents")
     scorer = None
     if not args.no_nli:
         from groundwatch.config.extras import missing

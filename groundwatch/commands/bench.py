@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from groundwatch.commands.common import fail, positive_int, read_responses
-from groundwatch.commands.conventions import add_json_arg, deprecated, to_stdout
+from groundwatch.commands.conventions import add_json_arg, deprecated, empty_input, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 
@@ -63,12 +63,16 @@ def run(args) -> int:
     responses = None if args.synthetic else args.responses or (EXAMPLES if EXAMPLES.exists() else None)
     if responses is not None:  # every record is read and checked before any model loads
         try:
-            bad = next(((n, e) for n, e, _ in read_responses(responses) if isinstance(e, Exception)), None)
+            records = list(read_responses(responses))
         except OSError as exc:
-            return fail(f"cannot read --responses: {exc}")
+            return fail(f"cannot read --input {responses}: {exc.strerror or exc}")
+        bad = next(((n, e) for n, e, _ in records if isinstance(e, Exception)), None)
         if bad:
             return fail(f"{responses} line {bad[0]}: {bad[1]}")
-    spec = BenchSpec(model_dir=args.model, torch_checkpoint=args.torch_checkpoint or MODELS / "nli-minilm-torch", onnx_fp32=args.onnx_fp32,
+        if not records:
+            return empty_input(responses, "responses")
+    spec = BenchSpec(model_dir=args.model, torch_checkpoint=args.torch_checkpoint or MODELS / "nli-minilm-torch",
+                     onnx_fp32=args.onnx_fp32,
                      pairs=args.pairs, reference_pairs=min(args.reference_pairs, args.pairs),
                      responses_file=responses, responses=args.n_responses, batch_size=args.batch_size,
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,

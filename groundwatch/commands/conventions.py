@@ -130,8 +130,10 @@ def start_logging(args: argparse.Namespace, fmt: str | None = None, level: str |
 
     level = log_level(args, level)
     configure(fmt or os.environ.get("GROUNDWATCH_LOG_FORMAT") or "auto", level)
-    # Libraries that log through the standard library (opensearch-py, urllib3, ...) to stderr as well.
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO), force=True)
+    # Libraries that log through the standard library (opensearch-py, onnxruntime, ...) to stderr as well;
+    # their info lines are noise for a user, so they show from warning up unless --verbose.
+    library = logging.DEBUG if level == "debug" else max(logging.WARNING, getattr(logging, level.upper(), 0))
+    logging.basicConfig(stream=sys.stderr, level=library, force=True)
 
 
 @contextlib.contextmanager
@@ -143,6 +145,12 @@ def output_stream(path: str | Path) -> Iterator[IO[str]]:
         return
     with open(output_path(path), "w", encoding="utf-8") as handle:
         yield handle
+
+
+def empty_input(path: str | Path, what: str = "records", option: str = "--input") -> int:
+    """An input with nothing in it: a warning and exit 1, never an all-zero result that looks like success."""
+    print(f"groundwatch: warning: {option} {path} holds no {what}; nothing done", file=sys.stderr)
+    return 1
 
 
 def to_stdout(path: str | Path | None) -> bool:

@@ -54,5 +54,6 @@ def run(args) -> int:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     labels = Counter(r["label"] for r in records)
     print(f"wrote {len(records)} records to {args.output}: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())), file=sys.stderr if to_stdout(args.output) else sys.stdout)
+          + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())),
+          file=sys.stderr if to_stdout(args.output) else sys.stdout)
     return 0

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, positive_int, settings_from
-from groundwatch.commands.conventions import deprecated, to_stdout
+from groundwatch.commands.conventions import deprecated, empty_input, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 from groundwatch.scorers.files import output_path
 
@@ -105,6 +105,10 @@ def run(args) -> int:
         probes = read_labelled(args.probes, args.limit) if args.probes else []
     except (InvalidResponse, ValueError, OSError) as exc:
         return fail(str(exc))
+    if args.input and not items:
+        return empty_input(args.input, "labelled records" + (f" in the {args.half} half" if args.half else ""))
+    if args.probes and not probes:
+        return empty_input(args.probes, "probes", "--probes")
     settings = _config(args)
     scorer = None
     if not args.from_verdicts or probes:

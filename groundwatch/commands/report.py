@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from groundwatch.commands.common import add_verdict_source, fail, opensearch_settings
-from groundwatch.commands.conventions import add_json_arg, deprecated, input_path, output_stream, to_stdout
+from groundwatch.commands.conventions import (add_json_arg, deprecated, empty_input, input_path, output_stream,
+                                              to_stdout)
 from groundwatch.scorers.files import output_path
 
 
@@ -63,7 +64,11 @@ def run(args) -> int:
         records = _records(args, f)
     except (OSError, ValueError, VerdictStoreError) as exc:  # ValueError: a line that is not JSON
         return fail(str(exc))
+    if args.verdicts and not records:
+        return empty_input(args.verdicts, "verdicts")
     report = build_report(records, f, args.bucket, worst=max(0, args.worst))
+    if not report.responses:
+        return fail("no verdicts matched")
     if args.json and not to_stdout(args.output):
         print(json.dumps(report.to_dict(), indent=2))
     elif not to_stdout(args.output):  # stdout carries one thing: the JSON or the tables
@@ -74,4 +79,4 @@ def run(args) -> int:
     if args.html:
         with open(output_path(args.html), "w", encoding="utf-8") as handle:
             handle.write(render_html(report))
-    return 0 if report.responses else fail("no verdicts matched")
+    return 0

@@ -7,7 +7,7 @@ import sys
 
 from groundwatch.commands.common import (add_settings_args, build_scorer, fail, positive_int, read_responses,
                                          settings_from)
-from groundwatch.commands.conventions import deprecated, input_path, output_stream, to_stdout
+from groundwatch.commands.conventions import deprecated, empty_input, input_path, output_stream, to_stdout
 from groundwatch.commands.progress import add_progress_arg, progress_on
 from groundwatch.reports.summary import Summary
 from groundwatch.scorers.errors import InvalidResponse, ModelLoadError, ScoringError
@@ -44,8 +44,7 @@ def run(args) -> int:
     except UnicodeDecodeError as exc:
         return fail(f"--input {args.input} is not UTF-8 text (byte {exc.start})")
     if not records:
-        print(f"groundwatch: warning: --input {args.input} holds no records; nothing scored", file=sys.stderr)
-        return 1
+        return empty_input(args.input)
     valid = [(number, item) for number, item, _ in records if not isinstance(item, InvalidResponse)]
     errors = [f"line {number}: {item}" for number, item, _ in records if isinstance(item, InvalidResponse)]
     for e in errors:
