@@ -120,3 +120,14 @@ def test_logs_go_to_stderr_and_stdout_holds_only_the_counts(monkeypatch, tmp_pat
     out, err = capsys.readouterr()
     assert [json.loads(line)["request_id"] for line in out.splitlines()] == ["ex-001", "ex-002"]
     assert "onnx_threads" not in err and re.search(r"^responses +2$", err, re.M)  # the counts move to stderr
+
+
+@pytest.mark.parametrize("command", [["score", "-o", "{tmp}/v.jsonl"], ["eval"], ["report"],
+                                     ["audit-corpus", "--no-nli"], ["bench"]])
+def test_an_empty_input_warns_and_exits_non_zero(command, tmp_path, capsys, no_model):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in command] + ["-i", str(empty)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"--input {empty} holds no" in err and "Traceback" not in err
