@@ -68,3 +68,14 @@ def test_without_delete_by_query_ids_are_searched_and_bulk_deleted():
     assert report.method == "search_and_bulk" and report.total == 3
     assert report.deleted == {"gw-2025.01": 2, "gw-2025.02": 1}
     assert all(not ids for ids in client.docs.values()) and len(client.bulks) == 2
+
+
+def test_app_narrows_the_query_and_empty_app_means_none():
+    shop = ForgetRequest(request_id="42", app="shop").query()["bool"]["filter"]
+    assert shop[1]["bool"]["should"][0] == {"term": {"metadata.app": "shop"}}
+    none = ForgetRequest(tenant="acme", app="").query()["bool"]["filter"]
+    assert none[1] == {"bool": {"must_not": [{"exists": {"field": "metadata.app"}}]}}
+    assert len(ForgetRequest(request_id="42", all_apps=True).query()["bool"]["filter"]) == 1
+    with pytest.raises(ValueError, match="not both"):
+        ForgetRequest(request_id="42", app="shop", all_apps=True)
+    assert ForgetRequest(request_id="42", app="").describe() == "request '42' without an app"
