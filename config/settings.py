@@ -176,17 +176,12 @@ class ServeSettings(_Section):
     health_timeout_s: float = Field(20.0, gt=0)
     collector_stall_s: float = Field(60.0, gt=0)
 
-    @model_validator(mode="after")
-    def _safe(self) -> "ServeSettings":
-        problem = publish_problem(self)
-        if problem:
-            raise ValueError(problem)
-        return self
 
 
 def publish_problem(serve: ServeSettings) -> str | None:
     """Why serve must not start as configured, or None: publishing writes verdicts and fires alerts,
-    so it is never open to anyone who reaches the port."""
+    so it is never open to anyone who reaches the port. Checked when serve starts, not when settings
+    load: the consumer shares the settings and has no serve token."""
     if serve.publish and (serve.auth_token is None or not serve.auth_token.get_secret_value()):
         return ("serve.publish needs serve.auth_token (GROUNDWATCH_SERVE__AUTH_TOKEN, from a Secret): "
                 "without it anyone who reaches the port writes verdicts and fires alerts")

@@ -36,7 +36,7 @@ def run(args) -> int:
 
     try:
         settings = settings_from(args)
-    except ValidationError as exc:  # e.g. serve.publish from the environment without a token
+    except ValidationError as exc:
         return fail(f"settings: {exc.errors()[0]['msg']}")
     updates = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if args.publish:

@@ -11,10 +11,10 @@ import threading
 import pytest
 import structlog
 from fastapi.testclient import TestClient
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
 from groundwatch.cli import main
-from groundwatch.config.settings import ServeSettings, publish_problem
+from groundwatch.config.settings import ServeSettings, Settings, publish_problem
 from groundwatch.scorers.health import ScheduledCheck
 from groundwatch.serve import app as serve_app
 from tests.unit.test_serve import RECORD, FakeScorer, _client
@@ -25,19 +25,22 @@ def test_defaults_are_loopback_and_no_publishing():
     assert settings.host == "127.0.0.1" and settings.publish is False and publish_problem(settings) is None
 
 
-def test_publish_without_a_token_is_refused_by_the_settings_and_by_the_command(monkeypatch, capsys):
-    with pytest.raises(ValidationError, match="serve.publish needs serve.auth_token"):
-        ServeSettings(publish=True)
-    with pytest.raises(ValidationError, match="serve.publish needs serve.auth_token"):
-        ServeSettings(publish=True, auth_token=SecretStr(""))
-    assert ServeSettings(publish=True, auth_token=SecretStr("t")).publish
+def test_publish_without_a_token_is_refused_when_serve_starts(monkeypatch, capsys):
+    assert "serve.publish needs serve.auth_token" in publish_problem(ServeSettings(publish=True))
+    assert "serve.publish needs serve.auth_token" in publish_problem(ServeSettings(publish=True,
+                                                                                  auth_token=SecretStr("")))
+    assert publish_problem(ServeSettings(publish=True, auth_token=SecretStr("t"))) is None
     monkeypatch.delenv("GROUNDWATCH_SERVE__AUTH_TOKEN", raising=False)
-    # --publish arrives after the settings were validated: the command checks again, before loading a model.
+    # From the flag or from the environment, refused before a model is loaded (the model path does not exist).
     try:
         assert main(["serve", "--publish", "--backend", "torch", "--model", "/nonexistent"]) == 2
+        assert "groundwatch: error: serve.publish needs serve.auth_token" in capsys.readouterr().err
+        monkeypatch.setenv("GROUNDWATCH_SERVE__PUBLISH", "true")
+        assert main(["serve", "--backend", "torch", "--model", "/nonexistent"]) == 2
+        assert "groundwatch: error: serve.publish needs serve.auth_token" in capsys.readouterr().err
+        Settings()  # the consumer shares these settings and has no serve token: they still load
     finally:
         structlog.reset_defaults()  # the CLI bound logging to this test's captured stderr
-    assert "groundwatch: error: serve.publish needs serve.auth_token" in capsys.readouterr().err
 
 
 def test_healthz_reports_the_probe_and_never_runs_the_model():
