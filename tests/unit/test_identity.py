@@ -65,12 +65,12 @@ def cli_logging():
 
 def test_explain_lists_each_apps_verdict_and_app_picks_one(tmp_path, capsys, cli_logging):
     path = _file(tmp_path, ["shop", "help"])
-    assert main(["explain", "42", "--verdicts", path]) == 0
+    assert main(["explain", "42", "--input", path]) == 0
     out = capsys.readouterr().out
     assert out.startswith("request 42 is stored for 2 apps or tenants (help, shop)")
     assert "== app shop ==" in out and "== app help ==" in out and out.count("request 42  (scorer") == 2
-    assert main(["explain", "42", "--verdicts", path, "--app", "help"]) == 0
+    assert main(["explain", "42", "--input", path, "--app", "help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("request 42  (scorer") and "== app" not in out
-    assert main(["explain", "42", "--verdicts", path, "--app", "other"]) == 2
+    assert main(["explain", "42", "--input", path, "--app", "other"]) == 2
     assert "request_id '42' of app 'other' not found" in capsys.readouterr().err
