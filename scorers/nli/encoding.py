@@ -10,9 +10,10 @@ overlapping token windows cut from its ids, each window one encoding.
 
 Truncation of a pair that does not fit (only when windows are off, or when the
 claim alone leaves less than MIN_WINDOW tokens for the premise) follows the
-fast tokenizer's `longest_first` exactly, so an encoding equals what
-`tokenizer(premise, claim, truncation="longest_first", max_length=...)` gives
-(tests/unit/test_nli_encoding.py checks this).
+tokenizers library's `longest_first` exactly, so an encoding equals what
+transformers' `tokenizer(premise, claim, truncation="longest_first", max_length=...)`
+gave (tests/unit/test_nli_encoding.py checks this). The tokenizer is the model's
+tokenizer.json read by the `tokenizers` library (scorers/nli/tokenizer.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.tokenizer import ModelTokenizer
 
 Pair = tuple[str, str]  # (premise, hypothesis)
 
@@ -60,20 +62,21 @@ def longest_first(n_first: int, n_second: int, limit: int) -> tuple[int, int]:
 class PairEncoder:
     """Turns text pairs into PairEncodings for one tokenizer and model window."""
 
-    def __init__(self, tokenizer, max_length: int, window_overlap: float = 0.2):
-        self._tokenizer = tokenizer
+    def __init__(self, model_tokenizer: ModelTokenizer, max_length: int, window_overlap: float = 0.2):
+        self._tokenizer = model_tokenizer.tokenizer
         self._local = threading.local()
+        self.template = model_tokenizer.template
         self.max_length = max_length
         self.overlap = window_overlap
-        self.specials = tokenizer.num_special_tokens_to_add(pair=True)
-        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-        self.input_names = tuple(tokenizer.model_input_names)
+        self.specials = self.template.specials
+        self.pad_id = model_tokenizer.pad_id
+        self.input_names = model_tokenizer.input_names
         self._check_template()
 
     @property
     def tokenizer(self):
-        # One copy per thread: a fast tokenizer used from two threads at once (the
-        # batcher's and the submitter's) fails with "RuntimeError: Already borrowed".
+        # One copy per thread (a tokenizers.Tokenizer): one object used from two threads at once
+        # (the batcher's and the submitter's) can fail with "RuntimeError: Already borrowed".
         tok = getattr(self._local, "tokenizer", None)
         if tok is None:
             tok = self._local.tokenizer = copy.deepcopy(self._tokenizer)
@@ -83,22 +86,21 @@ class PairEncoder:
         """Assembling ids must give what the tokenizer gives for the pair, or we refuse the model."""
         probe = ("Refunds are available within 30 days.", "You can get a refund.")
         [[built]] = self.encode([probe], windows=False)
-        direct = self.tokenizer(*probe, truncation="longest_first", max_length=self.max_length)
-        types = direct.get("token_type_ids", [0] * len(direct["input_ids"]))
-        if list(built.input_ids) != direct["input_ids"] or list(built.token_type_ids) != types:
-            raise ModelLoadError(f"{type(self.tokenizer).__name__}: pair template cannot be rebuilt from token ids")
+        direct = copy.deepcopy(self._tokenizer)
+        direct.enable_truncation(self.max_length, strategy="longest_first")
+        enc = direct.encode(*probe)
+        if list(built.input_ids) != enc.ids or list(built.token_type_ids) != enc.type_ids:
+            raise ModelLoadError("tokenizer.json: pair template cannot be rebuilt from token ids")
 
     def _tokens(self, texts: list[str]) -> dict[str, tuple[list[int], list[tuple[int, int]]]]:
         """Token ids and character offsets of each distinct text, from one batched tokenizer call."""
         unique = list(dict.fromkeys(texts))
-        enc = self.tokenizer(unique, add_special_tokens=False, return_offsets_mapping=True)
-        return {t: (ids, offs) for t, ids, offs in zip(unique, enc["input_ids"], enc["offset_mapping"])}
+        encs = self.tokenizer.encode_batch(unique, add_special_tokens=False)
+        return {t: (e.ids, e.offsets) for t, e in zip(unique, encs)}
 
     def _assemble(self, first: list[int], second: list[int], pair: Pair) -> PairEncoding:
         keep_a, keep_b = longest_first(len(first), len(second), self.max_length - self.specials)
-        a, b = first[:keep_a], second[:keep_b]
-        ids = self.tokenizer.build_inputs_with_special_tokens(a, b)
-        types = self.tokenizer.create_token_type_ids_from_sequences(a, b)
+        ids, types = self.template.build(first[:keep_a], second[:keep_b])
         return PairEncoding(tuple(ids), tuple(types), pair)
 
     def window_starts(self, n_premise: int, n_claim: int) -> tuple[list[int], int]:

@@ -1,5 +1,6 @@
-"""Pre-processing: pairs are tokenized once, encodings equal the tokenizer's own pair encoding,
-premise windows are slices of the premise's ids, padding is masked."""
+"""Pre-processing: pairs are tokenized once, encodings equal transformers' pair encoding of the
+same model (the examples' pairs included), premise windows are slices of the premise's ids,
+padding is masked."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 
 from groundwatch.scorers.nli.batcher import DynamicBatcher, combine_windows
 from groundwatch.scorers.nli.encoding import PairEncoder, PairEncoding, longest_first
-from groundwatch.scorers.nli.factory import load_backend
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
+from groundwatch.scorers.nli.tokenizer import load_tokenizer
 from groundwatch.scorers.records import NLIScores
 
 CLAIM = "Item 79 costs 79 euros."
@@ -17,27 +19,25 @@ LONG = " ".join(f"Fact number {i} is that item {i} costs {i} euros." for i in ra
 
 @pytest.fixture(scope="module")
 def tokenizer():
-    from transformers import AutoTokenizer
-
-    from groundwatch.scorers.base_model import minilm_dir
-
-    return AutoTokenizer.from_pretrained(str(minilm_dir()))
+    """The reference: transformers' fast tokenizer of the shipped model (not installed by [cpu])."""
+    transformers = pytest.importorskip("transformers")
+    return transformers.AutoTokenizer.from_pretrained(str(DEFAULT_MODEL_DIR))
 
 
 @pytest.fixture(scope="module")
-def encoder(tokenizer):
-    return PairEncoder(tokenizer, max_length=64)
+def encoder():
+    return PairEncoder(load_tokenizer(DEFAULT_MODEL_DIR), max_length=64)
 
 
 class _Counting:
-    """Wraps a tokenizer and records every call's texts."""
+    """Wraps a tokenizers.Tokenizer and records every batch call's texts."""
 
     def __init__(self, inner):
         self.inner, self.calls = inner, []
 
-    def __call__(self, texts, *args, **kwargs):
-        self.calls.append(list(texts) if isinstance(texts, list) else [texts])
-        return self.inner(texts, *args, **kwargs)
+    def encode_batch(self, texts, *args, **kwargs):
+        self.calls.append(list(texts))
+        return self.inner.encode_batch(texts, *args, **kwargs)
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -67,9 +67,9 @@ def test_an_encoding_equals_the_tokenizers_pair_encoding(encoder, tokenizer, pai
     assert enc.pair == pair and len(enc) <= 64
 
 
-def test_each_distinct_text_is_tokenized_once_per_call(tokenizer):
-    encoder = PairEncoder(tokenizer, max_length=64)
-    spy = encoder._local.tokenizer = _Counting(tokenizer)
+def test_each_distinct_text_is_tokenized_once_per_call():
+    encoder = PairEncoder(load_tokenizer(DEFAULT_MODEL_DIR), max_length=64)
+    spy = encoder._local.tokenizer = _Counting(encoder.tokenizer)
     pairs = [("Passage one.", "Claim A."), ("Passage one.", "Claim B."), ("Passage two.", "Claim A."),
              (LONG, "Claim A.")]
     out = encoder.encode(pairs)
@@ -82,6 +82,7 @@ def test_long_premises_become_overlapping_windows_of_its_own_ids(encoder, tokeni
     [windows] = encoder.encode([(LONG, CLAIM)])
     premise_ids = tokenizer(LONG, add_special_tokens=False)["input_ids"]
     claim_ids = tokenizer(CLAIM, add_special_tokens=False)["input_ids"]
+    assert encoder.tokenizer.encode(LONG, add_special_tokens=False).ids == premise_ids
     starts, size = encoder.window_starts(len(premise_ids), len(claim_ids))
     assert len(windows) == len(starts) > 1 and size == 64 - len(claim_ids) - 4
     for start, enc in zip(starts, windows):
@@ -150,3 +151,35 @@ def test_the_batcher_tokenizes_once_and_the_backend_scores_those_encodings(tiny_
             assert a.entailment == pytest.approx(b.entailment, abs=1e-6)
     finally:
         batcher.close()
+
+
+def _example_pairs() -> list[tuple[str, str]]:
+    """Every passage of the examples against every sentence of its answer, and the question."""
+    import json
+    import re
+    from pathlib import Path
+
+    pairs = []
+    path = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        claims = [s for s in re.split(r"(?<=[.!?])\s+", record["answer"]) if s] + [record["question"]]
+        pairs += [(p["text"], c) for p in record["passages"] for c in claims]
+    return pairs
+
+
+def test_the_examples_pairs_encode_as_transformers_encoded_them(tokenizer):
+    pairs = _example_pairs()
+    encoder = PairEncoder(load_tokenizer(DEFAULT_MODEL_DIR), max_length=256)
+    short = PairEncoder(load_tokenizer(DEFAULT_MODEL_DIR), max_length=48)  # most pairs truncated
+    assert len(pairs) > 500
+    for enc in (encoder, short):
+        direct = tokenizer([p for p, _ in pairs], [c for _, c in pairs], truncation="longest_first",
+                           max_length=enc.max_length)
+        ours = [e for [e] in enc.encode(pairs, windows=False)]
+        assert [list(e.input_ids) for e in ours] == direct["input_ids"]
+        assert [list(e.token_type_ids) for e in ours] == direct["token_type_ids"]
+    texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+    offsets = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+    assert [e.offsets for e in encoder.tokenizer.encode_batch(texts, add_special_tokens=False)] == offsets
+    assert encoder.pad_id == tokenizer.pad_token_id and encoder.specials == tokenizer.num_special_tokens_to_add(True)
