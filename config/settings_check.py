@@ -20,8 +20,12 @@ PREFIX = "GROUNDWATCH_"
 OTHER_VARIABLES = {"GROUNDWATCH_DATA_DIR", "GROUNDWATCH_ORT"}
 # What Kubernetes injects for a Service named groundwatch(-...): GROUNDWATCH_SERVICE_HOST, GROUNDWATCH_PORT,
 # GROUNDWATCH_PORT_8080_TCP_ADDR, ... (service links). They are expected, never a misspelt setting.
-SERVICE_LINK = re.compile(r"^GROUNDWATCH(_[A-Z0-9_]+?)?_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT"
-                          r"(_\d+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)$")
+SERVICE_LINK = re.compile(r"^GROUNDWATCH(_[A-Z0-9_]+?)?_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|"
+                          r"PORT_\d+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)$")
+# The bare GROUNDWATCH[_NAME]_PORT link holds tcp://host:port; with any other value it may be a misspelt
+# GROUNDWATCH_SERVE__PORT and is warned about.
+PORT_LINK = re.compile(r"^GROUNDWATCH(_[A-Z0-9_]+?)?_PORT$")
+LINK_VALUE = re.compile(r"^(tcp|udp|sctp)://")
 
 
 class SettingsError(ValueError):
@@ -101,10 +105,24 @@ def unknown_variables(environ: Mapping[str, str], model: type[BaseModel]) -> lis
         upper = name.upper()
         if not upper.startswith(PREFIX) or upper in OTHER_VARIABLES or SERVICE_LINK.match(upper):
             continue
-        known, close = _env_known(upper[len(PREFIX):].split("__"), model)
+        if PORT_LINK.match(upper) and LINK_VALUE.match(environ[name]):
+            continue
+        rest = upper[len(PREFIX):]
+        known, close = _env_known(rest.split("__"), model)
         if not known:
-            out.append((name, PREFIX + close if close else ""))
+            suggestion = _single_underscore(rest, model) or close
+            out.append((name, PREFIX + suggestion if suggestion else ""))
     return out
+
+
+def _single_underscore(rest: str, model: type[BaseModel]) -> str:
+    """KAFKA_BOOTSTRAP_SERVERS -> KAFKA__BOOTSTRAP_SERVERS: a section and its field joined by one underscore."""
+    parts = rest.split("_")
+    for i in range(1, len(parts)):
+        candidate = ["_".join(parts[:i]), "_".join(parts[i:])]
+        if _env_known(candidate, model)[0]:
+            return "__".join(candidate)
+    return ""
 
 
 def describe(exc: ValidationError, source: str | None, environ: Mapping[str, str]) -> str:
