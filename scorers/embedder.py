@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
+from groundwatch.config.logs import get_logger
 from groundwatch.scorers.errors import ModelLoadError
+from groundwatch.scorers.nli.threads import cpu_budget
+
+log = get_logger(__name__)
 
 DEFAULT_EMBEDDER_DIR = Path(__file__).resolve().parent / "models" / "all-minilm-l6-v2"
 MODEL_FILE = "model.onnx"
@@ -48,13 +51,17 @@ class Embedder:
         self._tokenizer.enable_truncation(int(settings["max_seq_length"]))
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or max(1, os.cpu_count() or 1)
+        # The CPUs this process may run on (affinity, cgroup quota), not the host's core count.
+        budget = cpu_budget()
+        options.intra_op_num_threads = threads or budget.threads
         options.inter_op_num_threads = 1
         options.use_deterministic_compute = True
         # The CPU always, also in the CUDA image: every image ranks evidence with the same vectors.
         self._session = ort.InferenceSession(str(self.model_dir / MODEL_FILE), options,
                                              providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
+        log.info("embedder_threads", intra_op=options.intra_op_num_threads, configured=threads,
+                 **budget.log_fields())
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._size = cache_size
 

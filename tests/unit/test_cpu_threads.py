@@ -57,3 +57,18 @@ print(json.dumps(backend.session.get_session_options().intra_op_num_threads))
     assert json.loads(result.stdout.strip().splitlines()[-1]) == 1
     [logged] = [line for line in (result.stdout + result.stderr).splitlines() if "onnx_threads" in line]
     assert "intra_op=1" in logged and "cpu_affinity=1" in logged  # the chosen count is logged at start
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to pin to one")
+def test_the_embedder_pinned_to_one_cpu_takes_one_thread():
+    code = """
+import json, os
+os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+from groundwatch.scorers.embedder import Embedder
+print(json.dumps(Embedder()._session.get_session_options().intra_op_num_threads))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == 1
+    [logged] = [line for line in (result.stdout + result.stderr).splitlines() if "embedder_threads" in line]
+    assert "intra_op=1" in logged and "cpu_affinity=1" in logged
