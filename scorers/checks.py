@@ -1,7 +1,12 @@
 """Free checks, run before any model: quotes, numbers and dates, citations.
 
 A failed check is recorded on the claim and caps its verdict: a fabricated
-quote or a number absent from every passage can never be SUPPORTED.
+quote or a number absent from every passage can never be SUPPORTED. It never
+makes a claim CONTRADICTED (docs/verdict-rule.md). A claim number the passages
+state in another form (20:00 for 8 pm, 1,200 metres for 1.2 km, a week for 7
+days) is found through the arithmetic guard's derived values, which come from
+the one quantity normaliser (scorers/guards/quantities.py); the detail names
+the conversion.
 """
 
 from __future__ import annotations

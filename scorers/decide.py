@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 
+from groundwatch.scorers.guards.mismatch import verified
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, Verdict
 from groundwatch.scorers.schema import Passage
 from groundwatch.scorers.thresholds import Thresholds
@@ -11,7 +12,12 @@ from groundwatch.scorers.thresholds import Thresholds
 
 def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds,
            supported: bool | None = None) -> tuple[Verdict, list[str]]:
-    """Contradiction first (NLI, or a guard that imposes it), then entailment; failed checks cap the verdict."""
+    """Contradiction first, then entailment; failed checks cap the verdict (docs/verdict-rule.md).
+
+    CONTRADICTED needs the model's contradiction: on a premise, above its threshold and beating the best
+    entailment; or on the very sentence a failed guard flagged (its most likely label there). Or a failed
+    check that carries a verified mismatch (scorers/guards/mismatch.py). Any other failed check, a guard's
+    included whatever verdict it names, turns SUPPORTED into NOT_ENOUGH_INFO and convicts nothing."""
     flags: list[str] = []
     if not evidence:
         verdict = Verdict.NOT_ENOUGH_INFO
@@ -33,10 +39,13 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
             verdict = Verdict.NOT_ENOUGH_INFO
         if any(e is not c for e in entailing for c in contradicting):
             flags.append("conflicting_evidence")
-    if verdict is not Verdict.CONTRADICTED and any(
-            not c.passed and c.verdict == Verdict.CONTRADICTED.value for c in checks):
+    if verdict is not Verdict.CONTRADICTED and any(not c.passed and verified(c.found) for c in checks):
         verdict = Verdict.CONTRADICTED
         flags.append("contradicted_by_check")
+    elif verdict is not Verdict.CONTRADICTED and any(
+            not c.passed and c.name in GUARDS and _model_contradicts(c, evidence) for c in checks):
+        verdict = Verdict.CONTRADICTED
+        flags.append("contradicted_on_flagged_sentence")
     failed = [c.name for c in checks if not c.passed]
     if failed and verdict is Verdict.SUPPORTED:
         verdict = Verdict.NOT_ENOUGH_INFO
@@ -44,6 +53,20 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
     flags.extend(f"failed_{name}" for name in failed)
     flags.extend(dict.fromkeys(c.flag for c in checks if not c.passed and c.flag))
     return verdict, flags
+
+
+GUARDS = frozenset({"polarity", "dropped_condition", "arithmetic"})
+
+
+def _model_contradicts(check: Check, evidence: list[Evidence]) -> bool:
+    """The model reads contradiction (its most likely label) on a single-passage premise that is, or holds,
+    the sentence the guard flagged: the guard says where to look, the model says what it finds there."""
+    s = check.evidence
+    if s is None:
+        return False
+    return any(len(e.passage_ids) == 1 and e.passage_ids[0] == s.passage_id
+               and e.offsets[0][0] <= s.start and s.end <= e.offsets[0][1]
+               and e.contradiction > max(e.entailment, e.neutral) for e in evidence)
 
 
 def retrieval_stats(passages: list[Passage]) -> dict[str, float | None]:

@@ -2,17 +2,20 @@
 
 One operation on numbers of the claim's best-aligned sentences (and the
 claim's own other numbers):
-- conversion: weeks <-> days, per month -> per year, TB -> GB (pint), always tried;
+- conversion: weeks <-> days, per month -> per year, TB -> GB, km -> metres, 8 pm -> 20:00, a time range ->
+  its duration (scorers.guards.quantities), always tried; a calendar month is 28 to 31 days;
+- total: the parts one sentence lists ("100 GB of photos and 100 GB of documents" -> 200 GB), always tried;
 - percentage of: 1.5% of a €200 payment = €3, always tried;
 - percentage change: $200M -> $230M is +15% (also a change in percentage points),
-  when the claim says so ("rose", "fell", "increase", "more", "by");
+  when the claim says so ("rose", "fell", "increase", "more", "by"; "up to" is a bound, not a change);
 - sum, difference, ratio: when the claim names one ("in total", "more than",
   "twice", "3x").
 A derived number within the claim's rounding (half a unit of its last digit;
 5% after "about") counts as found. A claim number that an operation the claim
-names should give, but does not, is an arithmetic mismatch: CONTRADICTED when
-the operands are clear (exactly one candidate set, in sentences covering half
-the claim or more), NOT_ENOUGH_INFO otherwise; the computation is shown.
+names should give, but does not, is an arithmetic mismatch; the guard fires with
+the computation shown and caps the verdict at NOT_ENOUGH_INFO. Only a wrong
+conversion of the same quantity of the same subject is a verified mismatch
+(scorers.guards.mismatch) and may make the claim CONTRADICTED.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from itertools import permutations
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.guards.lemmas import analyse
 from groundwatch.scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
-from groundwatch.scorers.guards.quantities import Quantity, factor, format_value, read
+from groundwatch.scorers.guards.mismatch import verify
+from groundwatch.scorers.guards.quantities import Quantity, convert, format_value, read
 from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+from groundwatch.scorers.numbers import passage_quantities, present, quantities
 
 NAME = "arithmetic"
 FLAG = "arithmetic_mismatch"
@@ -38,6 +43,7 @@ class Derivation:
     operands: tuple[Quantity, ...]
     value: float
     expression: str
+    high: float | None = None    # a conversion through a calendar unit gives a range: value .. high
 
     def to_record(self) -> dict:
         return {"op": self.op, "operands": [q.text for q in self.operands], "value": round(self.value, 6),
@@ -56,32 +62,24 @@ def _same_kind(a: Quantity, b: Quantity) -> bool:
     return a.unit == b.unit and a.rate == b.rate and a.unit != "%"
 
 
-def _rate_factor(source: Quantity, target: Quantity) -> float | None:
-    """$12 per user per month -> per user per year: x12. Units and every other rate part must agree."""
-    if source.unit != target.unit or not source.rate or not target.rate:
-        return None
-    sp, tp = source.rate.split("/"), target.rate.split("/")
-    if len(sp) != len(tp):
-        return None
-    diffs = [(s, t) for s, t in zip(sp, tp) if s != t]
-    if len(diffs) != 1:
-        return None
-    f = factor(diffs[0][1], diffs[0][0])  # per month -> per year: a year is 12 months
-    return f
-
-
 def _conversion(target: Quantity, op: Quantity) -> Derivation | None:
-    if op.unit == target.unit and op.rate == target.rate:
+    """`op` in the unit and rate of `target` (another unit or rate of one dimension; a time of day or a
+    number written otherwise, "20:00" for "8 pm", when the value is the same)."""
+    span = convert(op, target)
+    if span is None or op is target:
         return None
-    if op.rate == target.rate and op.unit and target.unit:
-        f = factor(op.unit, target.unit)
-    else:
-        f = _rate_factor(op, target)
-    if f is None or f == 1.0:
-        return None
-    value = op.value * f
-    return Derivation("conversion", (op,), value,
-                      f"{op.text} = {_num(op.value)} × {_num(f)} = {format_value(value, target.unit, target.rate)}")
+    low, high = span
+    shown = format_value(low, target.unit, target.rate)
+    if high > low:
+        shown = f"{format_value(low, target.unit)}–{format_value(high, target.unit, target.rate)}"
+    if op.unit == target.unit and op.rate == target.rate:  # the same value written otherwise, exactly
+        if op.text == target.text or abs(op.value - target.value) > 1e-9:
+            return None
+        return Derivation("conversion", (op,), op.value, f"{target.text} = {op.text}")
+    f = (low / op.value, high / op.value) if op.value else (0.0, 0.0)
+    factor = _num(f[0]) if high == low else f"{_num(round(f[0], 4))}–{_num(round(f[1], 4))}"
+    return Derivation("conversion", (op,), low, f"{op.text} = {_num(op.value)} × {factor} = {shown}",
+                      high if high > low else None)
 
 
 def _percent_of(target: Quantity, pct: Quantity, base: Quantity) -> Derivation | None:
@@ -166,7 +164,35 @@ def derivations(target: Quantity, operands: list[Quantity], claim_lemmas: frozen
 
 
 def _matches(d: Derivation, target: Quantity) -> bool:
-    return abs(d.value - target.value) <= target.tolerance + 1e-9
+    high = d.value if d.high is None else d.high
+    return d.value - target.tolerance - 1e-9 <= target.value <= high + target.tolerance + 1e-9
+
+
+_PART_JOINS = frozenset({"and", "plus", "+"})
+
+
+def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivation]:
+    """The total of the parts one sentence lists ("100 GB of photos and 100 GB of documents"): every quantity of
+    the target's kind in the sentence, each after the first joined by "and" / "plus" within a few words."""
+    out = []
+    for s in sentences:
+        parts = [q for q in read(s.text) if _same_kind(q, target) and not q.span and not _is_year(q)]
+        if len(parts) < 2:
+            continue
+        gaps = [analyse(s.text[a.end:b.start]).tokens for a, b in zip(parts, parts[1:])]
+        if all(len(g) <= 4 and any(t.lemma in _PART_JOINS for t in g) for g in gaps):
+            value = sum(q.value for q in parts)
+            out.append(Derivation("sum", tuple(parts), value, " + ".join(q.text for q in parts) + " = "
+                                  + format_value(value, target.unit, target.rate)))
+    return out
+
+
+def _cue_lemmas(claim: str) -> frozenset[str]:
+    """The claim's lemmas that may name an operation: "up" in "up to" is a bound ("store up to 200 GB"), not a
+    change."""
+    tokens = analyse(claim).tokens
+    return frozenset(t.lemma for k, t in enumerate(tokens)
+                     if not (t.lemma == "up" and k + 1 < len(tokens) and tokens[k + 1].lemma == "to"))
 
 
 def _present(target: Quantity, available: list[Quantity]) -> bool:
@@ -174,8 +200,14 @@ def _present(target: Quantity, available: list[Quantity]) -> bool:
 
 
 def _values(q: Quantity) -> list[float]:
-    """The claimed number as scorers.numbers may read it too ("$30M": 30000000 and 30)."""
-    return sorted({q.value, round(q.value / q.scale, 9)})
+    """The claimed number as scorers.numbers may read it too ("$30M": 30000000 and 30; "8 pm": 8)."""
+    return sorted({q.value, round(q.value / q.scale, 9)} | {v[1] for v in quantities(q.text) if v[0] in ("num", "pct")})
+
+
+def _written(q: Quantity, available: set[tuple]) -> bool:
+    """Every number of the quantity as written is among the passages' numbers (scorers.numbers): what the
+    numbers check sees. "8 pm" against "20:00" has the value but not the writing."""
+    return all(present(v, available) for v in quantities(q.text))
 
 
 def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
@@ -206,8 +238,10 @@ def operand_form(claim: str, result: GuardResult | None) -> str | None:
 
 
 def derived_values(result: GuardResult) -> dict[float, str]:
-    """claimed value -> computation, for the numbers check (a correct derived number counts as found)."""
-    return {v: d["expression"] for d in result.found.get("derived", []) for v in d.get("claimed_values", [])}
+    """claimed value -> the operation and its computation ("conversion: 20 weeks = 20 × 7 = 140 day"), for the
+    numbers check (a correct derived number counts as found, and its detail says how)."""
+    return {v: f"{d['op']}: {d['expression']}" for d in result.found.get("derived", [])
+            for v in d.get("claimed_values", [])}
 
 
 def _coverage(claim: str, target: Quantity, sentences: list[EvidenceSentence]) -> float:
@@ -218,15 +252,17 @@ def _coverage(claim: str, target: Quantity, sentences: list[EvidenceSentence]) -
 
 def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float = 0.5,
           top: int = 3) -> GuardResult:
-    claimed = [q for q in read(claim) if not _is_year(q)]
+    claimed = [q for q in read(claim) if not _is_year(q) and not q.span]
     if not claimed:
         return GuardResult(NAME, False, detail="the claim states no number")
     everything = [q for s in sentences for q in read(s.text)]
-    targets = [q for q in claimed if not _present(q, everything)]
+    written = passage_quantities([s.text for s in sentences])
+    # A claim number is checked when its value is not in the passages, or is there only written otherwise.
+    targets = [q for q in claimed if not _present(q, everything) or not _written(q, written)]
     if not targets:
         return GuardResult(NAME, False, detail="every claim number is in the passages")
     ranked = align(claim, sentences)[:top]
-    lemmas = analyse(claim).lemmas
+    lemmas = _cue_lemmas(claim)
     derived, mismatched = [], []
     bases: set[int] = set()  # claim amounts a passage percentage is applied to: premises, not results
     for target in targets:
@@ -235,10 +271,13 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         mine = {id(q) for q in own}
         operands = [q for _, q in in_sentences] + own
         free, named = derivations(target, operands, lemmas)
+        free += _totals(target, ranked)
         hit = next((d for d in named + free if _matches(d, target)), None)
         if hit:
             derived.append((target, hit))
             continue
+        if _present(target, everything):
+            continue  # the value is there, only written otherwise: nothing to find wrong
         home = {id(q): s for s, q in in_sentences}
         # An unnamed conversion is a mismatch only on a sentence about the same thing ("20 weeks of leave").
         conversions = [d for d in free if d.op == "conversion" and id(d.operands[0]) in home
@@ -252,23 +291,25 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         candidates = named or conversions or applied
         if not candidates:
             continue
-        # Operands are clear when one candidate set exists, from the passages (or the claim's own amount), and
-        # the passage sentences together cover at least half of the claim's content (the claimed number aside).
-        first = candidates[0]
-        sets = {tuple(sorted(id(q) for q in d.operands)) for d in candidates}
-        from_passages = [q for q in first.operands if id(q) in home]
-        clear = (len(sets) == 1 and all(id(q) in home or id(q) in mine for q in first.operands) and from_passages
-                 and _coverage(claim, target, [home[id(q)] for q in from_passages]) >= clear_coverage)
-        mismatched.append((target, candidates[0], clear, home.get(id(candidates[0].operands[0]))))
+        # Verified: a conversion of the one quantity of that dimension in a sentence about the same subject.
+        found, via = None, candidates[0]
+        for d in conversions:
+            found = verify(claim, target, home[id(d.operands[0])].text, d.operands[0])
+            if found is not None:
+                via = d
+                break
+        mismatched.append((target, via, found, home.get(id(via.operands[0]))))
     premises = {id(q) for _, d in derived for q in d.operands} | bases
     mismatched = [m for m in mismatched if id(m[0]) not in premises]  # an operand of a verified derivation
     if mismatched:
-        target, d, clear, sentence = mismatched[0]
+        target, d, found, sentence = next((m for m in mismatched if m[2] is not None), mismatched[0])
         detail = f"claim says {target.text}, but {d.expression}"
-        return GuardResult(NAME, True, CONTRADICTED if clear else NOT_ENOUGH_INFO, FLAG, detail,
-                           sentence or (ranked[0] if ranked else None),
-                           found={"claimed": target.text, "computation": d.to_record(), "clear": clear,
-                                  "derived": [h.to_record() for _, h in derived]})
+        record = {"claimed": target.text, "computation": d.to_record(),
+                  "derived": [h.to_record() for _, h in derived]}
+        if found is not None:
+            record["mismatch"] = found.to_record()
+        return GuardResult(NAME, True, CONTRADICTED if found else NOT_ENOUGH_INFO, FLAG, detail,
+                           sentence or (ranked[0] if ranked else None), found=record)
     if derived:
         detail = "derived: " + "; ".join(f"{t.text} = {d.expression}" for t, d in derived)
         return GuardResult(NAME, False, detail=detail, sentence=ranked[0] if ranked else None,

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from groundwatch.scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
-from groundwatch.scorers.guards.lexicon import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, CLAUSE_BREAKS,
-                                    NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION, SCOPE_WORDS,
-                                    SUBORDINATORS)
+from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
+                                                 CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS,
+                                                 NOT_NEGATION, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS)
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",
@@ -31,6 +31,7 @@ class Clause:
     subordinate: bool                 # opens with "if", "unless", "because", ...
     negators: tuple[int, ...]         # positions (in tokens) of negators that count
     embedded: bool                    # a negator inside a relative clause: the predicate's polarity is unclear
+    choices: tuple[int, ...] = ()     # positions of words offered with their opposite ("enable or disable")
 
     @property
     def start(self) -> int:
@@ -115,14 +116,88 @@ def _relative(tokens: tuple[Token, ...], k: int) -> bool:
                                and tokens[k - 1].lemma not in ("after", "before", "like"))
 
 
+_CHOICE_JOINS = frozenset({"or", "and", "/"})
+
+
+def _opposites(a: str, b: str) -> bool:
+    """One word and its antonym ("allow" / "deny"; not two antonyms of one word, "forbid or prohibit")."""
+    return ((a in ANTONYMS) != (b in ANTONYMS) and ANTONYMS.get(a, a) == ANTONYMS.get(b, b)
+            or (a, b) in OPPOSITE_CHOICES or (b, a) in OPPOSITE_CHOICES)
+
+
+def choices(tokens: tuple[Token, ...]) -> set[int]:
+    """Positions of words joined by "or" / "and" to their opposite ("enable or disable", "allow or deny",
+    "grant or revoke", "turned on or off"): what one may do either way, so neither word negates."""
+    out = set()
+    for i, tok in enumerate(tokens):
+        if tok.lemma not in _CHOICE_JOINS or i == 0:
+            continue
+        j = i + 2 if i + 2 < len(tokens) and tokens[i + 1].lemma in _CHOICE_JOINS else i + 1  # "and/or"
+        if j < len(tokens) and _opposites(tokens[i - 1].lemma, tokens[j].lemma):
+            out |= {i - 1, j}
+    return out
+
+
+_AUXILIARIES = frozenset({"be", "been", "have", "ever"})
+
+
+def _comparative(tok: Token) -> bool:
+    """"easier", "better", "more": a comparative form (the lemma table maps "easier" to "easy")."""
+    word = tok.text.lower()
+    if word in ("more", "better", "less"):
+        return True
+    return word.endswith("er") and tok.lemma != word and word.startswith(tok.lemma[:-1]) and len(tok.lemma) >= 3
+
+
+def _praise(tokens: tuple[Token, ...], i: int) -> bool:
+    """"has never been easier", "never better": a comparative after "never" with no "than" says how easy it
+    is, it does not deny it."""
+    if tokens[i].lemma != "never":
+        return False
+    k = i + 1
+    while k < len(tokens) and tokens[k].lemma in _AUXILIARIES:
+        k += 1
+    return k < len(tokens) and _comparative(tokens[k]) and not any(t.lemma == "than" for t in tokens[k:])
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "any", "all", "some", "every", "each", "this", "these", "those", "our",
+                          "your", "their", "its"})
+
+
+def _names_the_subject(tokens: tuple[Token, ...], i: int) -> bool:
+    """A prefixed adjective that opens the clause before its noun ("Invalid tokens are rejected", "Unpaid
+    invoices ..."): it says which things the clause is about, it does not negate what it says of them."""
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    if following is None or not following.content or following.is_number:
+        return False
+    return all(t.is_punct or t.lemma in _DETERMINERS for t in tokens[:i])
+
+
+_PRONOUNS = frozenset({"you", "we", "they", "i", "he", "she"})
+_HELPERS = frozenset({"do", "can", "will", "have", "be", "would", "could", "should", "may", "might", "must"})
+
+
+def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
+    """A negator in a relative clause without "that" ("budget you don't use rolls over", "leave you do not take
+    is paid"): noun, pronoun, helper verb, negator. It negates what modifies the noun, not the predicate. A noun
+    that opens the sentence needs a verb after the relative clause ("Today you don't need a code" has none)."""
+    if i < 3 or not (tokens[i - 1].lemma in _HELPERS and tokens[i - 2].lemma in _PRONOUNS
+                     and tokens[i - 3].content and not tokens[i - 3].is_number):
+        return False
+    return i >= 4 or any(t.lemma in _VERBS_AFTER for t in tokens[i + 2:])
+
+
 def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
     """Positions of negators that negate something, and whether one sits in a relative clause."""
     found: list[int] = []
     embedded = False
     skip_until = -1
     neither = any(t.lemma == "neither" for t in tokens)
+    offered = choices(tokens)
     for i, tok in enumerate(tokens):
-        if i < skip_until:
+        if i < skip_until or i in offered:
+            continue
+        if _praise(tokens, i):
             continue
         bound = _phrase_at(tokens, i, _BOUNDS)
         if bound:
@@ -139,10 +214,12 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
         elif tok.lemma in NEGATORS:
             if tok.lemma == "non" and not (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "‑")):
                 continue
+            if _in_reduced_relative(tokens, i):
+                continue
             if tok.lemma == "nor" and (neither or len(found) > 0):
                 continue  # "neither ... nor" and "not ... nor" negate once
             found.append(i)
-        elif tok.content and negative_adjective(tok.lemma):
+        elif tok.content and negative_adjective(tok.lemma) and not _names_the_subject(tokens, i):
             found.append(i)  # "uncommon", "impossible": so "not uncommon" is even, a litotes
         else:
             continue
@@ -191,5 +268,5 @@ def clauses_of(text: str) -> tuple[Clause, ...]:
         negators, embedded = negator_positions(part)
         first = next((t for t in part if not t.is_punct), part[0])
         subordinate = first.lemma in SUBORDINATORS and first.lemma not in _RELATIVE | {"that"}
-        out.append(Clause(part, subordinate, tuple(negators), embedded))
+        out.append(Clause(part, subordinate, tuple(negators), embedded, tuple(sorted(choices(part)))))
     return tuple(out)

@@ -1,7 +1,8 @@
 """Tokens and lemmas for the guards: spaCy's blank English tokenizer and its lookup lemmatizer.
 
 No statistical model is loaded: `spacy.blank("en")` gives the rule-based
-tokenizer and spacy-lookups-data the lemma table (a word -> lemma lookup, the
+tokenizer and spacy-lookups-data's English table, shipped in
+scorers/models/spacy-lookups-en, the lemmas (a word -> lemma lookup, the
 same one spaCy's "lookup" lemmatizer mode uses). Both load lazily, once per
 process (about 0.3 s); analysing a sentence then costs tens of microseconds and
 results are cached by text.
@@ -9,11 +10,14 @@ results are cached by text.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 
-from groundwatch.scorers.guards.lexicon import ANTONYMS, NEGATING_PREFIXES, SYNONYMS
+from groundwatch.scorers.guards.lexicon import ANTONYMS, NEGATED_BY_PREFIX, NEGATING_PREFIXES, SYNONYMS
 from groundwatch.scorers.numbers import NUMBER_WORDS
 from groundwatch.scorers.text import STOPWORDS
 
@@ -37,34 +41,28 @@ _NUMERIC = re.compile(r"^(\d[\d,]*(?:\.\d+)?)(?:[kKmMbB]n?|x)?\.?$")  # 1,500  2
 _SUFFIXES = frozenset({"k", "m", "b", "bn", "mn", "x"})
 
 
+# spacy-lookups-data's English lemma table, shipped alone (the package holds every language: 99 MB).
+LEMMA_TABLE = Path(__file__).resolve().parents[1] / "models" / "spacy-lookups-en" / "en_lemma_lookup.json.gz"
+
+
 @lru_cache(maxsize=1)
 def _pipeline():
     import spacy
-    from spacy.lookups import load_lookups
 
     tokenizer = spacy.blank("en").tokenizer
-    return tokenizer, load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
-
-
-@lru_cache(maxsize=1)
-def _adjectives() -> frozenset[str]:
-    from spacy.lookups import load_lookups
-
-    return frozenset(load_lookups("en", ["lemma_index"]).get_table("lemma_index")["adj"])
+    with gzip.open(LEMMA_TABLE, "rt", encoding="utf-8") as f:
+        return tokenizer, json.load(f)
 
 
 def negative_adjective(lemma: str) -> bool:
-    """An adjective negated by its prefix ("uncommon", "impossible", "invalid"): its base is an adjective
-    in spaCy's lemma index. After "not" it makes a litotes: "not uncommon" is positive."""
-    if lemma in ANTONYMS:  # "disable" is the opposite of "enable", not a negated "able"
-        return False
-    return any(base in _adjectives() for base in _bases(lemma))
+    """A word negated by its prefix ("uncommon", "impossible", "invalid"), from the curated list
+    (lexicon.NEGATED_BY_PREFIX). After "not" it makes a litotes: "not uncommon" is positive."""
+    return bool(_bases(lemma))
 
 
 def warmup() -> None:
     """Load the tokenizer and tables now instead of on the first claim."""
     _pipeline()
-    _adjectives()
 
 
 def lemma_of(word: str) -> str:
@@ -147,12 +145,23 @@ def analyse(text: str) -> Analysed:
     return Analysed(text, tuple(out))
 
 
+@lru_cache(maxsize=1)
+def _negated() -> dict[str, str]:
+    """Curated prefixed word (as written and as its table lemma) -> the word it negates."""
+    out = {}
+    for word in NEGATED_BY_PREFIX:
+        prefix = next(p for p in NEGATING_PREFIXES if word.startswith(p))
+        out[word] = out[lemma_of(word)] = word[len(prefix):]
+    return out
+
+
 @lru_cache(maxsize=65536)
 def _bases(lemma: str) -> tuple[str, ...]:
-    """What `lemma` would negate by a prefix: "unavailable" -> ("available",), "unsampled" -> ("sampled",
-    "sample"), "unpaid" -> ("paid", "price") (the base's own lemma, synonyms mapped, as the other side has it)."""
-    out = [lemma[len(p):] for p in NEGATING_PREFIXES if lemma.startswith(p) and len(lemma) - len(p) >= 4]
-    return tuple(dict.fromkeys(out + [canonical(lemma_of(b)) for b in out]))
+    """What `lemma` negates by its prefix: "unavailable" -> ("available",), "unsampled" -> ("sampled",
+    "sample"), "unpaid" -> ("paid", "price") (the base's own lemma, synonyms mapped, as the other side has it);
+    () for a word outside the curated list ("intense", "discount")."""
+    base = _negated().get(lemma)
+    return () if base is None else tuple(dict.fromkeys([base, canonical(lemma_of(base))]))
 
 
 def unprefixed(lemma: str, others: frozenset[str]) -> str | None:

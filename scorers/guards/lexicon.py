@@ -69,6 +69,29 @@ SYNONYMS = {
 }
 # Negating prefixes: "unavailable" negates "available" when the other sentence says "available".
 NEGATING_PREFIXES = ("non-", "non", "un", "in", "im", "il", "ir", "dis")
+# The words that negate by such a prefix: a curated list, because a prefix alone misleads ("intense" is not a
+# negated "tense", "discount" not a negated "count", "import" not a negated "port"). Adjectives and participles
+# only: reversals ("unlock", "uninstall", "disconnect") undo an action, they do not deny it.
+NEGATED_BY_PREFIX = frozenset({
+    "unable", "unacceptable", "unaccompanied", "unaffected", "unanswered", "unapproved", "unarranged", "unassigned",
+    "unattended", "unauthorised", "unauthorized", "unavailable", "unaware", "unbilled", "uncapped", "uncertain",
+    "unchanged", "unclaimed", "unclear", "uncommon", "unconditional", "unconfirmed", "uncovered", "undated",
+    "undelivered", "unencrypted", "unexpected", "unfair", "unfinished", "unfit", "unfunded", "unhappy",
+    "unheated", "unidentified", "uninsured", "unknown", "unlawful", "unlicensed", "unlimited", "unlisted",
+    "unmanaged", "unmetered", "unmonitored", "unnecessary", "unofficial", "unpaid", "unplanned", "unprotected",
+    "unpublished", "unreachable", "unregistered", "unrelated", "unreliable", "unresolved", "unrestricted",
+    "unsafe", "unsampled", "unscheduled", "unsecured", "unshared", "unsigned", "unsolicited", "unspent",
+    "unstable", "unsuccessful", "unsupported", "unsure", "untested", "untrusted", "unused", "unusual",
+    "unverified", "unwanted", "unwilling",
+    "inaccessible", "inaccurate", "inactive", "inadequate", "inapplicable", "inappropriate", "incapable",
+    "incompatible", "incomplete", "inconsistent", "incorrect", "ineffective", "ineligible", "inexpensive",
+    "infrequent", "insecure", "insufficient", "invalid", "invisible", "involuntary",
+    "immaterial", "immature", "impermissible", "impossible", "impractical", "imprecise", "improper",
+    "illegal", "illegible", "illiquid", "illogical",
+    "irrecoverable", "irregular", "irrelevant", "irreplaceable", "irreversible", "irrevocable",
+    "dishonest", "dissatisfied", "disqualified", "disused",
+    "nonrefundable", "nontransferable", "noncompliant", "nonexistent", "nonessential", "nonstandard",
+})
 
 # Words that change what a negation means ("not available after 30 days" vs "available within 30 days"):
 # when the two sides do not share the same set of them, the polarity guard stays silent.
@@ -81,6 +104,12 @@ NUMERIC_SCOPE_WORDS = frozenset({"over", "under", "above", "below", "beyond"})
 SUBORDINATORS = frozenset({"if", "unless", "when", "whenever", "who", "which", "that", "whose", "where",
                            "because", "since", "although", "though", "while", "whereas", "until", "once",
                            "whether"})
+# Predicates offered as a choice with their opposite ("enable or disable", "grant or revoke", "turn on or off"):
+# the pair names what one may do either way, so neither word negates. Antonym pairs (ANTONYMS) count as well.
+OPPOSITE_CHOICES = frozenset({("grant", "revoke"), ("add", "remove"), ("on", "off"), ("start", "stop"),
+                              ("create", "delete"), ("show", "hide"), ("open", "close"), ("activate", "deactivate"),
+                              ("subscribe", "unsubscribe"), ("install", "uninstall"), ("approve", "reject"),
+                              ("approval", "reject"), ("accept", "decline"), ("opt-in", "opt-out")})
 # Clause boundaries inside a sentence (besides ; and :).
 CLAUSE_BREAKS = frozenset({"but", "however", "whereas", "although", "though", "while", "instead", "yet"})
 

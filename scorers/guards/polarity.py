@@ -14,8 +14,11 @@ It fires only when the two clauses are about the same thing:
 - both use the same scope words ("after", "within", "only", "more than", ...),
   since "not available after 30 days" agrees with "available within 30 days";
 - neither negation sits in a relative or subordinate clause.
-Coverage of the claim's content lemmas by the evidence sentence >= `strong`
-makes the mismatch a contradiction; >= `weak` makes it not enough information.
+- a word offered with its opposite ("enable or disable", "allow or deny") negates nothing.
+When the evidence sentence covers at least `weak` of the claim's content lemmas, the guard fires and caps
+the verdict at NOT_ENOUGH_INFO: a polarity difference is a reason for doubt, never a contradiction on its
+own (scorers/decide.py). `contradicts` serves the conflict finders (scorers/conflicts.py,
+audit/conflicts.py), which compare two passages.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
 from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
                                     SCOPE_WORDS)
-from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
+from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.guards.sameness import same_thing
 
 NAME = "polarity"
@@ -63,7 +66,7 @@ def _flips(clause: Clause, other: Clause) -> list[int]:
     other_negative = {ANTONYMS[lemma] for lemma in other_lemmas if lemma in ANTONYMS}  # "forbid" ~ "prohibit"
     segment = _segments(clause)
     for i, tok in enumerate(clause.tokens):
-        if i in clause.negators:  # counted already ("disabled", "closed" used as a verb of ending)
+        if i in clause.negators or i in clause.choices:  # counted already, or offered with its opposite
             continue
         if tok.lemma in ANTONYMS:
             target = ANTONYMS[tok.lemma]
@@ -72,8 +75,6 @@ def _flips(clause: Clause, other: Clause) -> list[int]:
                       for k, t in enumerate(clause.tokens))
             if target in other_canon and target not in other_negative and not own:
                 out.append(i)
-        elif unprefixed(tok.lemma, other_lemmas) and not negative_adjective(tok.lemma):  # those are negators
-            out.append(i)
     return out
 
 
@@ -229,56 +230,8 @@ def contradicts(a: str, b: str, min_shared: int = 2) -> Comparison | None:
     return found
 
 
-_PLACE_PREPOSITIONS = frozenset({"to", "in", "at", "from", "for", "of", "on"})
-
-
-def _placed_names(tokens) -> set[str]:
-    """Names after a preposition in a subject ("visitors to the Berlin office", "staff in Germany"): they narrow
-    it; a name the verb governs ("The Hub 3 supports Wi-Fi 6" read as one subject) does not."""
-    tokens = list(tokens)
-    return {t.lemma for k, t in enumerate(tokens) if t.capitalised and t.content
-            and any(u.lemma in _PLACE_PREPOSITIONS for u in tokens[max(0, k - 2):k])}
-
-
-# Predicates of availability: under "no longer" they deny that the subject is still there ("Teams notifications are
-# no longer supported", "Jenkins is no longer used"), whatever verb the claim uses for it being there.
-_AVAILABILITY = frozenset({"use", "offer", "support", "provide", "accept", "create", "issue", "sell", "available",
-                           "run", "allow", "include"})
-
-
-def _within(a: Clause, b: Clause) -> float:
-    """Share of the content lemmas of clause `a` (antonyms as what they negate) that clause `b` has too."""
-    canon = lambda c, skip=(): frozenset(ANTONYMS.get(t.lemma, t.lemma) for i, t in enumerate(c.tokens)  # noqa: E731
-                                         if t.content and i not in skip)
-    skip = set(a.negators) | _dates(a)  # the negation is the difference, not content; dates say when
-    for i in a.negators:  # "no longer supported": the thing is gone, whatever the claim says it does
-        if a.tokens[i].lemma == "no" and i + 1 < len(a.tokens) and a.tokens[i + 1].lemma == "longer":
-            skip |= {i + 1} | {k for k in range(i + 2, min(i + 5, len(a.tokens)))
-                               if a.tokens[k].lemma in _AVAILABILITY}
-    if a.negators:  # the conjunct the negation is in ("..., following the retirement of the connector" aside)
-        segment = _segments(a)
-        skip |= {k for k in range(len(a.tokens)) if segment[k] != segment[a.negators[0]]}
-    mine = canon(a, skip)
-    return len(matched(mine, canon(b))) / len(mine) if len(mine) >= 2 else 0.0
-
-
-def _dates(c: Clause) -> set[int]:
-    """Positions of a clause's dates and years ("on 1 August 2026", "in March 2025"): when, not what."""
-    out = set()
-    for i, t in enumerate(c.tokens):
-        if t.lemma in _MONTHS:
-            out |= {k for k in (i - 1, i, i + 1) if 0 <= k < len(c.tokens) and (k == i or c.tokens[k].is_number)}
-        elif t.is_number and t.lemma.isdigit() and 1900 <= int(t.lemma) <= 2100:
-            out.add(i)
-    return out
-
-
-_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
-                     "october", "november", "december"})
-
-
 def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str] | None = None,
-          strong: float = 0.75, weak: float = 0.5, inside: float = 0.75) -> GuardResult:
+          weak: float = 0.5) -> GuardResult:
     """The polarity guard for one claim against its evidence sentences."""
     ranked = align(claim, sentences)
     if not ranked:
@@ -298,29 +251,15 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
     if not cmp.mismatch:
         return GuardResult(NAME, False, sentence=sentence, detail="same polarity")
     coverage = sentence.coverage
-    # A name in the evidence's subject that the claim lacks ("visitors to the Berlin office") narrows what it
-    # says: not a contradiction.
-    narrower = bool(_placed_names(_subject(cmp.evidence_clause)) - cmp.claim_clause.lemmas)
-    if narrower:
-        strong = 2.0
+    if coverage < weak:
+        return GuardResult(NAME, False, sentence=sentence,
+                           detail=f"polarity differs but alignment is weak ({coverage:.2f})")
     neg_side = "evidence" if cmp.evidence.negative else "claim"
     words = cmp.evidence.negations if cmp.evidence.negative else cmp.claim.negations
     detail = (f"{neg_side} negates the shared predicate ({', '.join(words)}); "
               f"shared: {', '.join(sorted(cmp.shared))}; coverage {coverage:.2f}")
-    # The negated side says no more than the other (its every content word is there: "Cash withdrawals with a
-    # corporate card are not permitted" against "... are allowed on the corporate card while travelling"): the
-    # claim asserts what the evidence denies, or denies what it asserts, whatever else the claim adds.
-    negated, other = ((cmp.evidence_clause, cmp.claim_clause) if cmp.evidence.negative
-                      else (cmp.claim_clause, cmp.evidence_clause))
-    if coverage >= weak and not narrower and _within(negated, other) >= inside:
-        coverage = max(coverage, strong)
-    if coverage >= strong:
-        return GuardResult(NAME, True, CONTRADICTED, FLAG, detail, sentence,
-                           found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
-    if coverage >= weak:
-        return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, detail, sentence,
-                           found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
-    return GuardResult(NAME, False, sentence=sentence, detail=f"polarity differs but alignment is weak ({coverage:.2f})")
+    return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, detail, sentence,
+                       found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
 
 
 def polar(sentence: str) -> bool:
@@ -328,5 +267,4 @@ def polar(sentence: str) -> bool:
     prefix) A cheap filter before `contradicts` over many sentence pairs."""
     if any(c.negators for c in clauses_of(sentence)):
         return True
-    return any(t.lemma in ANTONYMS or t.lemma.startswith(("un", "in", "im", "dis", "non", "il", "ir"))
-               for t in analyse(sentence).tokens if t.content)
+    return any(t.lemma in ANTONYMS or negative_adjective(t.lemma) for t in analyse(sentence).tokens if t.content)

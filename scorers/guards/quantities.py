@@ -1,12 +1,18 @@
-"""Quantities with their units and rates, read from spaCy tokens, for the arithmetic guard.
+"""Quantities with their units and rates, read from spaCy tokens: the one quantity normaliser.
 
 "$12 per user per month" -> 12, unit "usd", rate "user/month"
 "20 weeks"               -> 20, unit "week"
 "2.5%"                   -> 2.5, unit "%"  (decimals 1: the claim's rounding)
 "$1.2M"                  -> 1_200_000, unit "usd" (decimals 1 at scale 1e6)
+"8 pm", "20:00", "noon"  -> 20.0 / 20.0 / 12.0, unit "clock" (hours after midnight)
+"2:00 pm to 3:30 pm"     -> the two times, plus the duration 1.5, unit "hour" (`span`)
+"1.2 km", "2,500 grams"  -> 1.2 "km", 2500 "g"; "a week", "an hour" -> 1 "week", 1 "hour"
 Dates are blanked first (scorers.numbers) so that 2026-06-30 gives no 2026, 6 or 30.
 Number words go through word2number ("twenty-five" -> 25).
-Unit conversions (weeks <-> days, per month <-> per year, GB <-> TB) come from pint.
+Unit conversions (weeks <-> days, per month <-> per year, GB <-> TB, km <-> metres, kg <-> grams) come from
+pint; a calendar month (28 to 31 days) and year (365 or 366) convert to days and weeks with a spread
+(`factor_range`). The arithmetic guard reads the claim and passages with it, and the numbers check accepts what
+it derives (scorers/checks.py), so there is no second normaliser. English-only.
 """
 
 from __future__ import annotations
@@ -26,7 +32,13 @@ _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billi
 PINT_UNITS = {"second": "second", "sec": "second", "minute": "minute", "min": "minute", "hour": "hour",
               "hr": "hour", "day": "day", "week": "week", "month": "month", "year": "year", "kb": "kilobyte",
               "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "kilobyte": "kilobyte",
-              "megabyte": "megabyte", "gigabyte": "gigabyte", "terabyte": "terabyte"}
+              "megabyte": "megabyte", "gigabyte": "gigabyte", "terabyte": "terabyte",
+              "mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "millimetre": "millimeter",
+              "millimeter": "millimeter", "centimetre": "centimeter", "centimeter": "centimeter", "metre": "meter",
+              "meter": "meter", "kilometre": "kilometer", "kilometer": "kilometer", "mile": "mile", "foot": "foot",
+              "feet": "foot", "inch": "inch", "mg": "milligram", "g": "gram", "kg": "kilogram",
+              "milligram": "milligram", "gram": "gram", "gramme": "gram", "kilogram": "kilogram", "kilo": "kilogram",
+              "tonne": "tonne", "lb": "pound", "lbs": "pound", "oz": "ounce", "ounce": "ounce"}
 _RATE_ADVERBS = {"monthly": "month", "yearly": "year", "annually": "year", "daily": "day", "weekly": "week",
                  "hourly": "hour"}
 _COMPARATIVES = frozenset({"more", "less", "extra", "cheaper", "higher", "lower", "additional"})
@@ -49,6 +61,7 @@ class Quantity:
     scale: float = 1.0
     hedged: bool = False
     ratio: bool = False  # "10x", "3 times"
+    span: bool = False   # a duration read off a time range ("2:00 pm to 3:30 pm"), not a number as written
 
     @property
     def tolerance(self) -> float:
@@ -71,10 +84,45 @@ def format_value(value: float, unit: str, rate: str = "") -> str:
     return f"{prefix}{shown}{suffix}" + (f" per {rate.replace('/', ' per ')}" if rate else "")
 
 
+_CLOCK = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m\.|p\.m\.)?$")
+_MERIDIEM = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
+_NOON = {"noon": 12.0, "midday": 12.0, "midnight": 0.0}
+_CLOCK_DECIMALS = 4  # a time of day is exact: 20:00 is not 20:29
+
+
+def _clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
+    """(hours after midnight, next index) of a time of day at token i: "8 pm", "8:30pm", "20:00", "noon"."""
+    text = tokens[i].text.lower()
+    if text in _NOON:
+        return _NOON[text], i + 1
+    m = _CLOCK.match(text)
+    if not m:
+        return None
+    meridiem, j = m.group(3), i + 1
+    if meridiem is None and j < len(tokens) and tokens[j].text.lower() in _MERIDIEM:
+        meridiem, j = tokens[j].text.lower(), j + 1
+    hours, minutes = int(m.group(1)), int(m.group(2) or 0)
+    if meridiem is None and not (m.group(2) and ":" in text):  # "8" alone, "9.30": not a time of day
+        return None
+    if minutes >= 60 or hours > (12 if meridiem else 23) or (meridiem and hours == 0):
+        return None
+    if meridiem:
+        hours = hours % 12 + (12 if meridiem.startswith("p") else 0)
+    return hours + minutes / 60, j
+
+
+_FREQUENCY = frozenset({"once", "twice", "thrice", "time", "per", "every", "each", "a", "an"})
+# "a week", "an hour": one of a unit one writes as a word; not a rate ("twice a month", "$5 a month")
+_ONE = frozenset({"a", "an"})
+
+
 def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
     """(value, decimals, next index, scale, ratio) of a number starting at token i."""
     tok = tokens[i]
     text = tok.text.lower()
+    if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in PINT_UNITS
+            and not (i and (tokens[i - 1].lemma in _FREQUENCY or tokens[i - 1].is_number))):
+        return 1.0, 0, i + 1, 1.0, False
     glued = _GLUED.match(tok.text)
     if _NUM.match(text) or glued:
         digits = glued.group(1) if glued else text
@@ -153,6 +201,13 @@ def read(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     i = 0
     while i < len(tokens):
+        clock = _clock(tokens, i)
+        if clock is not None:
+            hours, j = clock
+            start, stop = tokens[i].start, tokens[j - 1].end
+            out.append(Quantity(hours, "clock", "", text[start:stop], start, stop, _CLOCK_DECIMALS))
+            i = j
+            continue
         parsed = _number(tokens, i)
         if parsed is None:
             i += 1
@@ -179,10 +234,25 @@ def read(text: str) -> tuple[Quantity, ...]:
         out.append(Quantity(value, currency or unit if not (currency and unit == "%") else "%", rate,
                             text[start:stop], start, stop, decimals, scale, hedged, ratio))
         i = max(end, i + 1)
-    return tuple(_ranges(out, text))
+    return tuple(_durations(_ranges(out, text), text))
 
 
 _RANGE_GAPS = frozenset({"to", "-", "–", "or", "and"})
+_TIME_RANGE_GAPS = frozenset({"to", "-", "–", "until", "till", "and"})
+
+
+def _durations(found: list[Quantity], text: str) -> list[Quantity]:
+    """"2:00 pm to 3:30 pm", "between 9 am and 5 pm": the time range's duration, in hours, after its end."""
+    out = []
+    for n, q in enumerate(found):
+        out.append(q)
+        nxt = found[n + 1] if n + 1 < len(found) else None
+        if (q.unit == "clock" and nxt is not None and nxt.unit == "clock"
+                and text[q.end:nxt.start].strip().lower() in _TIME_RANGE_GAPS):
+            hours = (nxt.value - q.value) % 24
+            out.append(Quantity(hours, "hour", "", text[q.start:nxt.end], q.start, nxt.end, _CLOCK_DECIMALS,
+                                span=True))
+    return out
 
 
 def _ranges(found: list[Quantity], text: str) -> list[Quantity]:
@@ -204,11 +274,17 @@ def _registry():
 
 
 _SHORT = {"sec": "second", "min": "minute", "hr": "hour", "kilobyte": "kb", "megabyte": "mb", "gigabyte": "gb",
-          "terabyte": "tb"}
-# Conversions people write: neighbouring time units and byte multiples (not years in hours).
+          "terabyte": "tb", "millimetre": "mm", "millimeter": "mm", "centimetre": "cm", "centimeter": "cm",
+          "metre": "m", "meter": "m", "kilometre": "km", "kilometer": "km", "feet": "foot", "milligram": "mg",
+          "gram": "g", "gramme": "g", "kilogram": "kg", "kilo": "kg", "lbs": "lb", "ounce": "oz"}
+# Conversions people write: neighbouring time units, byte multiples, metric length and mass and their common
+# imperial counterparts (not years in hours, not millimetres in miles).
 _NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day"), ("day", "week"),
-                         ("week", "month"), ("month", "year"), ("week", "year"), ("day", "month"),
-                         ("kb", "mb"), ("mb", "gb"), ("gb", "tb")})
+                         ("week", "month"), ("month", "year"), ("week", "year"), ("day", "month"), ("day", "year"),
+                         ("kb", "mb"), ("mb", "gb"), ("gb", "tb"),
+                         ("mm", "cm"), ("cm", "m"), ("mm", "m"), ("m", "km"), ("cm", "inch"), ("m", "foot"),
+                         ("foot", "inch"), ("km", "mile"), ("mg", "g"), ("g", "kg"), ("kg", "tonne"), ("kg", "lb"),
+                         ("g", "oz"), ("lb", "oz")})
 
 
 @lru_cache(maxsize=1024)
@@ -219,6 +295,8 @@ def factor(source: str, target: str) -> float | None:
     if source not in PINT_UNITS or target not in PINT_UNITS:
         return None
     pair = (_SHORT.get(source, source), _SHORT.get(target, target))
+    if pair[0] == pair[1]:
+        return 1.0  # "metre" and "m"
     if pair not in _NEIGHBOURS and pair[::-1] not in _NEIGHBOURS:
         return None
     ureg = _registry()
@@ -229,3 +307,47 @@ def factor(source: str, target: str) -> float | None:
     # A calendar year is 12 months and 52 weeks for policy text, not pint's 365.25-day Julian year.
     value = float(f"{value:.12g}")
     return {("year", "month"): 12.0, ("month", "year"): 1 / 12}.get((source, target), value)
+
+
+# Days in a calendar unit, least and most: a month is 28 to 31 days, a year 365 or 366.
+_CALENDAR_DAYS = {"day": (1, 1), "week": (7, 7), "month": (28, 31), "year": (365, 366)}
+
+
+@lru_cache(maxsize=1024)
+def factor_range(source: str, target: str) -> tuple[float, float] | None:
+    """(least, most) `target` units in one `source` unit: (7, 7) for week -> day, (28, 31) for month -> day,
+    (4, 4.43) for month -> week; None if not a conversion one writes. Months and years convert exactly."""
+    f = factor(source, target)
+    if f is None:
+        return None
+    s, t = _SHORT.get(source, source), _SHORT.get(target, target)
+    if s in _CALENDAR_DAYS and t in _CALENDAR_DAYS and {s, t} & {"month", "year"} and {s, t} != {"month", "year"}:
+        return _CALENDAR_DAYS[s][0] / _CALENDAR_DAYS[t][1], _CALENDAR_DAYS[s][1] / _CALENDAR_DAYS[t][0]
+    return f, f
+
+
+def _rate_range(source: Quantity, target: Quantity) -> tuple[float, float] | None:
+    """$12 per user per month -> per user per year: x12. Units and every other rate part must agree."""
+    if source.unit != target.unit or not source.rate or not target.rate:
+        return None
+    sp, tp = source.rate.split("/"), target.rate.split("/")
+    if len(sp) != len(tp):
+        return None
+    diffs = [(s, t) for s, t in zip(sp, tp) if s != t]
+    if len(diffs) != 1:
+        return None
+    return factor_range(diffs[0][1], diffs[0][0])  # per month -> per year: a year is 12 months
+
+
+def convert(q: Quantity, target: Quantity) -> tuple[float, float] | None:
+    """(least, most) value of `q` in the unit and rate of `target`, or None when the two are not quantities of
+    one dimension (days and gigabytes, a bare count and a price, a ratio and an amount)."""
+    if q.ratio != target.ratio:
+        return None
+    if q.unit == target.unit and q.rate == target.rate:
+        return q.value, q.value
+    if q.rate == target.rate and q.unit and target.unit:
+        r = factor_range(q.unit, target.unit)
+    else:
+        r = _rate_range(q, target)
+    return None if r is None else (q.value * r[0], q.value * r[1])

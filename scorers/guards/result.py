@@ -1,4 +1,4 @@
-"""What a guard reports: whether it fired, the verdict it imposes, and on which evidence sentence."""
+"""What a guard reports: whether it fired, the verdict it asks for, and on which evidence sentence."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"
 class GuardResult:
     name: str                          # "polarity" | "dropped_condition" | "arithmetic"
     fired: bool
-    verdict: str | None = None         # CONTRADICTED or NOT_ENOUGH_INFO when fired: the cap it imposes
+    # When fired: NOT_ENOUGH_INFO (the cap), or CONTRADICTED with a verified mismatch in `found`
+    # (scorers/guards/mismatch.py); scorers/decide.py convicts on the mismatch record, never on this field.
+    verdict: str | None = None
     flag: str | None = None            # "polarity_mismatch" | "dropped_condition" | "arithmetic_mismatch"
     detail: str = ""
     sentence: EvidenceSentence | None = None

@@ -64,3 +64,46 @@ def test_cited_ids_from_spans_and_markers():
 def test_run_checks_records_every_applicable_check():
     checks = run_checks('Refunds take 60 days, "no questions asked".', ["p1"], P)
     assert {c.name: c.passed for c in checks} == {"quote": False, "numbers": False, "citation": True}
+
+
+def numbers_with_guard(claim, passage):
+    """The numbers check as the pipeline runs it: absent numbers may be derived by the arithmetic guard."""
+    from groundwatch.scorers.guards.arithmetic import derived_values
+    from groundwatch.scorers.guards.stage import arithmetic_guard
+
+    passages = [Passage(id="p1", text=passage)]
+    guard = arithmetic_guard(claim, passages)
+    return number_check(claim, passage_quantities([passage]), derived_values(guard) if guard else None)
+
+
+@pytest.mark.parametrize("claim, passage, conversion", [
+    ("The store closes at 8 pm.", "The store is open until 20:00 on weekdays.", "20:00"),     # time of day
+    ("The store closes at 20:00.", "The store is open until 8 pm on weekdays.", "8 pm"),
+    ("The meeting lasts 90 minutes.", "The meeting runs from 2:00 pm to 3:30 pm.", "2:00 pm to 3:30 pm"),
+    ("The trail is 1.2 km long.", "The trail is 1,200 metres long.", "1,200 metres"),         # length
+    ("Each parcel may weigh up to 2,500 grams.", "Each parcel may weigh up to 2.5 kg.", "2.5 kg"),  # mass
+    ("Refunds arrive within 7 days.", "Refunds arrive within a week.", "a week"),             # word numbers
+    ("The course takes 24 months.", "The course takes two years.", "two years"),
+    ("You can return items within 90 days.", "Items can be returned within three months.", "three months"),
+])
+def test_equivalent_quantities_pass_and_the_detail_names_the_conversion(claim, passage, conversion):
+    check = numbers_with_guard(claim, passage)
+    assert check.passed, check
+    assert conversion in check.detail and "conversion" in check.detail, check.detail
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("The store closes at 9 pm.", "The store is open until 20:00 on weekdays."),
+    ("The meeting lasts 60 minutes.", "The meeting runs from 2:00 pm to 3:30 pm."),
+    ("The trail is 1.5 km long.", "The trail is 1,200 metres long."),
+    ("Refunds arrive within 10 days.", "Refunds arrive within a week."),
+])
+def test_different_quantities_still_fail(claim, passage):
+    assert not numbers_with_guard(claim, passage).passed
+
+
+def test_a_value_written_otherwise_must_be_the_same_value():
+    # "€1" is not "€0.50" rounded: only the same value in another writing counts as found
+    assert not numbers_with_guard("SEPA Instant transfers cost €1 each.",
+                                  "SEPA Instant transfers cost €0.50 each.").passed
+    assert numbers_with_guard("The fund holds $30M.", "The fund holds $30 million.").passed

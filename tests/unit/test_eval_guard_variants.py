@@ -62,7 +62,7 @@ def _record(rid: str, entailment: float, polarity_fires: bool) -> dict:
     check = {"name": "polarity", "passed": not polarity_fires, "detail": "",
              "verdict": "CONTRADICTED" if polarity_fires else None,
              "flag": "polarity_mismatch" if polarity_fires else None}
-    claim = {"text": f"claim {rid}", "verdict": "CONTRADICTED" if polarity_fires else "SUPPORTED",
+    claim = {"text": f"claim {rid}", "verdict": "NOT_ENOUGH_INFO" if polarity_fires else "SUPPORTED",
              "entailment": entailment, "contradiction": 0.0, "flags": [], "checks": [check],
              "evidence": [{"passage_ids": ["p1"], "offsets": [[0, 10]], "entailment": entailment,
                            "neutral": 1 - entailment, "contradiction": 0.0, "retrieval_score": 1.0, "rank": 0}]}
@@ -72,7 +72,7 @@ def _record(rid: str, entailment: float, polarity_fires: bool) -> dict:
 
 def test_record_verdicts_off_and_on():
     record = _record("r", 0.9, True)
-    assert record_verdicts(record, BASE) == ["CONTRADICTED"]
+    assert record_verdicts(record, BASE) == ["NOT_ENOUGH_INFO"]  # a guard caps, it does not convict
     assert record_verdicts(record, Variant(BASE.thresholds, guards=False)) == ["SUPPORTED"]
 
 
@@ -81,7 +81,7 @@ def test_compare_guard_columns(tmp_path):
     verdicts.write_text("\n".join(json.dumps(r) for r in (_record("r1", 0.9, True), _record("r2", 0.9, False))) + "\n")
     expected.write_text("\n".join(json.dumps(e) for e in (
         {"request_id": "r1", "case": "negation", "all_supported": False,
-         "claims": [{"contains": "claim r1", "expected": "CONTRADICTED"}]},
+         "claims": [{"contains": "claim r1", "expected": "NOT_SUPPORTED"}]},
         {"request_id": "r2", "case": "control", "all_supported": True,
          "claims": [{"contains": "claim r2", "expected": "SUPPORTED"}]})) + "\n")
     subprocess.run([sys.executable, str(ROOT / "examples" / "compare.py"), str(verdicts), "--expected", str(expected),

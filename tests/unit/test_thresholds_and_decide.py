@@ -105,11 +105,23 @@ def test_skipped_claims_never_veto():
     assert s.all_supported and s.score == 0.9 and s.retrieval["top"] is None
 
 
-def test_a_guard_that_imposes_contradiction_comes_first():
+def test_a_guard_alone_caps_but_never_convicts():
+    # a guard's own verdict does not count: a polarity mismatch is a reason to doubt, not a contradiction
     polarity = Check("polarity", False, "evidence negates", "CONTRADICTED", "polarity_mismatch")
     verdict, flags = decide([ev(0.97, 0.0)], [polarity], T)
+    assert verdict is Verdict.NOT_ENOUGH_INFO
+    assert "contradicted_by_check" not in flags and "capped_by_check" in flags and "polarity_mismatch" in flags
+    wrong_sum = Check("arithmetic", False, "claim says 40 seats, but 5 + 30 = 35", "CONTRADICTED",
+                      "arithmetic_mismatch", found={"claimed": "40 seats"})
+    assert decide([ev(0.97, 0.0)], [wrong_sum], T)[0] is Verdict.NOT_ENOUGH_INFO
+
+
+def test_a_verified_mismatch_convicts():
+    converted = Check("arithmetic", False, "claim says 150 days, but 20 weeks = 140 days", "CONTRADICTED",
+                      "arithmetic_mismatch", found={"mismatch": {"claimed": "150 days", "stated": "20 weeks"}})
+    verdict, flags = decide([ev(0.97, 0.0)], [converted], T)
     assert verdict is Verdict.CONTRADICTED
-    assert "contradicted_by_check" in flags and "polarity_mismatch" in flags and "failed_polarity" in flags
+    assert "contradicted_by_check" in flags and "arithmetic_mismatch" in flags and "failed_arithmetic" in flags
 
 
 def test_a_guard_that_caps_leaves_an_nli_contradiction_alone():
@@ -117,3 +129,19 @@ def test_a_guard_that_caps_leaves_an_nli_contradiction_alone():
     assert decide([ev(0.96, 0.0)], [dropped], T)[0] is Verdict.NOT_ENOUGH_INFO
     assert decide([ev(0.0, 0.95)], [dropped], T)[0] is Verdict.CONTRADICTED
     assert decide([ev(0.96, 0.0)], [Check("polarity", True, "same polarity")], T)[0] is Verdict.SUPPORTED
+
+
+def test_the_models_contradiction_on_the_flagged_sentence_convicts():
+    from groundwatch.scorers.guards.evidence import EvidenceSentence
+
+    flagged = EvidenceSentence("p1", 40, 80, "Glasses are not covered by the plan.")
+    polarity = Check("polarity", False, "evidence negates", "NOT_ENOUGH_INFO", "polarity_mismatch", flagged)
+    chunk = ev(0.9, 0.05)                                                   # the chunk (offsets 0-10) entails
+    sentence = Evidence(["p1"], [(40, 80)], 0.2, 0.1, 0.7, 0.8, "sentence")  # the model contradicts the sentence
+    verdict, flags = decide([chunk, sentence], [polarity], T)
+    assert verdict is Verdict.CONTRADICTED and "contradicted_on_flagged_sentence" in flags
+    # the same sentence contradicted by the model, but no guard flagged it: a sentence never contradicts alone
+    assert decide([chunk, sentence], [], T)[0] is Verdict.SUPPORTED
+    # the guard flagged it, but the model reads it as neutral: capped only
+    neutral = Evidence(["p1"], [(40, 80)], 0.2, 0.5, 0.3, 0.8, "sentence")
+    assert decide([chunk, neutral], [polarity], T)[0] is Verdict.NOT_ENOUGH_INFO
