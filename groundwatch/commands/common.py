@@ -91,31 +91,12 @@ def opensearch_settings(args):
     return section.model_copy(update=updates)
 
 
-def check_backend(settings: Settings) -> None:
-    """A model directory the chosen backend cannot load fails with the backend it needs, not a traceback."""
-    from groundwatch.scorers.errors import ModelLoadError
-    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
-
-    backend, model_dir = settings.scorer.backend, Path(settings.scorer.model_dir or DEFAULT_MODEL_DIR)
-    if backend not in ("onnx", "torch"):
-        return  # the fake backend of the tests reads no directory
-    if not model_dir.is_dir():
-        raise ModelLoadError(f"model directory {model_dir} does not exist (--model or scorer.model_dir)")
-    onnx = (model_dir / "model.onnx").is_file()
-    torch = any((model_dir / name).is_file() for name in ("model.safetensors", "pytorch_model.bin"))
-    if backend == "torch" and onnx and not torch:
-        raise ModelLoadError(f"{model_dir} holds an ONNX model (model.onnx), which needs --backend onnx; "
-                             "--backend torch needs a Hugging Face checkpoint (model.safetensors)")
-    if backend == "onnx" and torch and not onnx:
-        raise ModelLoadError(f"{model_dir} holds a PyTorch checkpoint, which needs --backend torch (or export it "
-                             "with `groundwatch export-model`); --backend onnx needs model.onnx")
-
-
 def build_scorer(settings: Settings, **kwargs):
+    from groundwatch.scorers.nli.factory import check_model_dir
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.policy import ActionPolicy
 
-    check_backend(settings)
+    check_model_dir(settings.scorer.model_dir, settings.scorer.backend)  # before the pipeline's imports
 
     if settings.policy.enabled:
         kwargs.setdefault("policy", ActionPolicy(settings.policy))

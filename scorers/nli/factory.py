@@ -10,8 +10,28 @@ from groundwatch.scorers.nli.base import NLIBackend
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8-weights"
 
 
+def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
+    """A directory the chosen backend cannot load fails with the backend it needs (before any import);
+    the option names are the CLI's and the settings' (scorer.backend)."""
+    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
+    if backend not in ("onnx", "torch"):
+        return  # the fake backend reads no directory
+    if not path.is_dir():
+        raise ModelLoadError(f"NLI model directory {path} not found (--model, scorer.model_dir or "
+                             "GROUNDWATCH_SCORER__MODEL_DIR)")
+    onnx = (path / "model.onnx").is_file()
+    torch = any((path / name).is_file() for name in ("model.safetensors", "pytorch_model.bin"))
+    if backend == "torch" and onnx and not torch:
+        raise ModelLoadError(f"{path} holds an ONNX model (model.onnx), which needs backend onnx (--backend onnx); "
+                             "backend torch needs a Hugging Face checkpoint (model.safetensors)")
+    if backend == "onnx" and torch and not onnx:
+        raise ModelLoadError(f"{path} holds a PyTorch checkpoint, which needs backend torch (--backend torch), "
+                             "or export it with `groundwatch export-model`; backend onnx needs model.onnx")
+
+
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
                  max_length: int = 256, threads: int | None = None) -> NLIBackend:
+    check_model_dir(model_dir, backend)
     path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if not path.exists():
         raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
