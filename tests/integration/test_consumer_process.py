@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from groundwatch.scorers.identity import document_id
 
 from infra.server import free_port
 from tests.integration.consumer_support import (
@@ -80,7 +81,8 @@ def test_killed_consumer_resumes_from_the_committed_offset_without_loss(
     assert running.committed_offsets() == list(range(at_kill, N)), "resumed exactly at the committed offset"
     ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
     assert len(ids) == len(set(ids)) == N, "a replayed batch overwrote its documents"
-    assert set(ids) == {f"{r['request_id']}:{scorer_version_of(settings)}" for r in sent}
+    version = scorer_version_of(settings)  # builds a scorer: once, not per response
+    assert set(ids) == {document_id("shop-assistant", "acme", r["request_id"], version) for r in sent}
 
 
 def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, opensearch_url, tiny_onnx, tmp_path):
