@@ -78,3 +78,12 @@ def test_index_refused_is_its_own_dead_letter_reason():
     failure = ItemFailure("id", 400, "index_refused", "invalid_index_name_exception")
     assert failure.permanent and failure.label == "index_refused"
     assert ItemFailure("id", 400, "mapper_parsing_exception", "").label == "rejected"
+
+
+def test_every_field_of_a_bounded_document_is_mapped():
+    from tests.unit.test_export_opensearch_mapping import _unmapped
+
+    doc = to_document(_v(timestamp="1901-01-01T00:00:00+00:00", metadata={"app": "a", **{f"k{i}": i for i in range(40)}}),
+                      KAFKA, LAYOUT)
+    assert {"metadata_extra", "store_flags", "original_timestamp"} <= set(doc)
+    assert _unmapped(doc, MAPPINGS["properties"]) == []
