@@ -50,6 +50,7 @@ class ErrorBody(BaseModel):
     error: str
     message: str | None = None
     field: str | None = None
+    request_id: str | None = Field(None, description="the record's request id when it could be read, else null")
 
 
 class BatchResults(BaseModel):
@@ -68,6 +69,7 @@ class BatchRequest(BaseModel):
 CHECK_BODY = _body("Response", "one groundwatch.response.v1 record")
 BATCH_BODY = _body("BatchRequest", "records to check, at most serve.max_batch_items")
 RESPONSES = {
+    400: {"model": ErrorBody, "description": "the body is not JSON"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
     413: {"model": ErrorBody, "description": "body or record count over the limit"},
     422: {"model": ErrorBody, "description": "not a valid groundwatch.response.v1 record"},

@@ -252,7 +252,7 @@ def test_health_readiness_and_openapi():
     doc = client.get("/openapi.json").json()
     check = doc["paths"]["/v1/check"]["post"]
     assert check["requestBody"]["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/Response"
-    assert {"200", "401", "413", "422", "504"} <= set(check["responses"])
+    assert {"200", "400", "401", "413", "422", "504"} <= set(check["responses"])
     assert "answer" in doc["components"]["schemas"]["Response"]["properties"]
     assert "/v1/check:batch" in doc["paths"]
     assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
