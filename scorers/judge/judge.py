@@ -35,6 +35,7 @@ log = get_logger(__name__)
 
 MIN_CALL_S = 0.05   # less left of the caller's deadline than this: do not start a call
 MAX_RAW_CHARS = 4000  # the raw reply kept in the record
+RESERVE = 0.1  # share of the caller's remaining time the judge leaves unused
 # Outcomes in the record and the log: judged / cached replace the verdict, the others keep it.
 OUTCOMES = ("judged", "cached", "timeout", "malformed", "unavailable", "budget", "deadline")
 
@@ -112,12 +113,14 @@ class Judge:
                     self._fallback(claim, "budget", outcomes)
                 else:
                     pending[self._pool.submit(self._call, premise, text, deadline)] = (claim, key)
+        start = time.perf_counter()
         if pending:
             self._collect(pending, deadline, outcomes)
         for verdict, passages in touched.values():
             verdict.response = summarise(verdict.claims, passages)
         if outcomes:
-            log.info("judge_reviewed", claims=sum(outcomes.values()), **outcomes)
+            log.info("judge_reviewed", claims=sum(outcomes.values()), duration_s=round(time.perf_counter() - start, 3),
+                     **outcomes)
 
     def _call(self, premise: str, claim: str, deadline: Deadline) -> str:
         """On a judge thread: one chat call, its timeout cut to what is left of the deadline."""
@@ -132,7 +135,8 @@ class Judge:
         waves = -(-len(pending) // self.settings.max_concurrent)
         bound = self.settings.timeout_s * waves + 1.0
         remaining = deadline.remaining()
-        done, late = wait(pending, timeout=bound if remaining is None else min(bound, remaining))
+        # A tenth of what is left stays for the stages after the judge (signals, policy) and the reply.
+        done, late = wait(pending, timeout=bound if remaining is None else min(bound, remaining * (1 - RESERVE)))
         for future in late:
             future.cancel()  # a queued call never starts; a running one ends at its own timeout
             self._fallback(pending[future][0], "deadline" if deadline.expired() else "timeout", outcomes)
