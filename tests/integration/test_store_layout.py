@@ -8,8 +8,10 @@ import uuid
 from datetime import datetime, timezone
 
 import pytest
+import structlog
 from opensearchpy import OpenSearch
 
+from groundwatch.cli import main
 from groundwatch.config.settings import OpenSearchSettings
 from groundwatch.export.base import SinkError
 from groundwatch.export.opensearch_sink import OpenSearchSink
@@ -35,7 +37,7 @@ def _fields(mapping: dict, path: str = "") -> list[str]:
     return out
 
 
-def test_two_apps_and_a_thousand_metadata_keys_and_a_crafted_timestamp(opensearch_url: str) -> None:
+def test_two_apps_and_a_thousand_metadata_keys_and_a_crafted_timestamp(opensearch_url: str, capsys) -> None:
     sink = _sink(opensearch_url)
     alias = sink.settings.alias
     client = OpenSearch(hosts=[opensearch_url])
@@ -55,6 +57,16 @@ def test_two_apps_and_a_thousand_metadata_keys_and_a_crafted_timestamp(opensearc
     docs = find_by_request_id(client, alias, "42")
     assert sorted(d["metadata"]["app"] for d in docs) == ["help-center", "shop"]
     assert [d["metadata"]["app"] for d in find_by_request_id(client, alias, "42", app="shop")] == ["shop"]
+    base = ["--opensearch-url", opensearch_url, "--alias", alias]
+    try:
+        assert main(["trace", "42", *base]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("request 42 is stored for 2 apps or tenants (help-center, shop)")
+        assert "== app shop, tenant acme ==" in out and "== app help-center, tenant acme ==" in out
+        assert main(["trace", "42", "--app", "shop", *base]) == 0
+        assert "== app" not in capsys.readouterr().out
+    finally:
+        structlog.reset_defaults()  # the CLI bound logging to this test's captured stderr
 
     mapping = client.indices.get_mapping(index=f"{alias}-2026.03")[f"{alias}-2026.03"]["mappings"]
     fields = _fields(mapping)
