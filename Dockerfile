@@ -1,20 +1,17 @@
 # syntax=docker/dockerfile:1
-# groundwatch, CPU image: ONNX Runtime (CPU build) with the shipped int8 model.
+# groundwatch, CPU image: ONNX Runtime (CPU build) with the shipped int8 NLI model and the ONNX embedder;
+# groundwatch[cpu] alone, no torch (the build fails if torch or transformers came in).
 #   docker build -t ghcr.io/groundwatch/groundwatch:0.1.0 .
 # The chart (helm/groundwatch/values.yaml) runs it as `groundwatch consume` / `groundwatch serve`,
 # non-root (uid 10001) with a read-only root filesystem and /tmp as its only writable path.
 # tests/unit/test_images.py checks this file statically (no Docker engine in CI).
 
 ARG PYTHON_VERSION=3.11
-ARG TORCH_VERSION=2.13.0
 
 FROM python:${PYTHON_VERSION}-slim-bookworm AS build
-ARG TORCH_VERSION
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
-# torch's CPU build first (the default index would bring a CUDA build of several GB).
-RUN pip install "torch==${TORCH_VERSION}" --index-url https://download.pytorch.org/whl/cpu
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY groundwatch ./groundwatch
@@ -28,8 +25,9 @@ COPY recall_probe ./recall_probe
 COPY evaluation ./evaluation
 COPY audit ./audit
 COPY training ./training
-# [cpu]: the CPU build of onnxruntime, and no other (see pyproject.toml).
+# [cpu]: the CPU build of onnxruntime, and no other (see pyproject.toml); nothing heavy beside it.
 RUN pip install ".[cpu]" \
+    && python -c "from groundwatch.config.extras import missing; assert missing('export') == ['torch', 'transformers', 'onnx'], 'heavy libraries in the runtime image'" \
     && python -m compileall -q /opt/venv/lib \
     && groundwatch --help > /dev/null
 

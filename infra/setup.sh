@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates .venv and installs groundwatch (editable) with its dependencies.
-#   infra/setup.sh          runtime only
-#   infra/setup.sh --test   plus test tools, Debian prometheus/chromium and helm
+#   infra/setup.sh          the runtime only: groundwatch[cpu], no torch (score, consume, serve, make demo)
+#   infra/setup.sh --test   plus [dev] (test tools and every extra the tests exercise: export, train, eval,
+#                           bench, audit), Debian prometheus/chromium and helm
 # Idempotent: a stamp of pyproject.toml skips a reinstall when nothing changed.
 set -euo pipefail
 
@@ -11,7 +12,7 @@ python="${PYTHON:-python3.11}"
 command -v "$python" >/dev/null 2>&1 || python=python3
 
 extras=""
-[ "${1:-}" = "--test" ] && extras="[test]"
+[ "${1:-}" = "--test" ] && extras="[dev]"
 # One ONNX Runtime build: cpu here (GROUNDWATCH_ORT=gpu on a CUDA machine; never both, see pyproject.toml).
 ort="${GROUNDWATCH_ORT:-cpu}"
 
@@ -21,8 +22,8 @@ fi
 stamp=".venv/.groundwatch-installed${extras}"
 if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
     .venv/bin/python -m pip install --quiet --upgrade pip
-    # torch is pinned to 2.13.0 in pyproject.toml: on these machines pip takes its CPU build from disk.
-    .venv/bin/python -m pip install --quiet -e ".[${ort}${extras:+,test}]"
+    # [dev] brings torch, pinned to 2.13.0 in pyproject.toml: on these machines pip takes its CPU build from disk.
+    .venv/bin/python -m pip install --quiet -e ".[${ort}${extras:+,dev}]"
     cp pyproject.toml "$stamp"
 fi
 
@@ -31,4 +32,4 @@ if [ -n "$extras" ]; then
     bash infra/install_helm.sh
     bash infra/install_grafana_schema.sh
 fi
-echo "setup: ready (.venv${extras:+ with test tools})"
+echo "setup: ready (.venv${extras:+ with test tools and every extra})"

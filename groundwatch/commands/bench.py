@@ -53,6 +53,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from groundwatch.config.extras import MissingExtra, require
+
+    try:  # the PyTorch and CrossEncoder baselines
+        require("bench", "groundwatch bench")
+    except MissingExtra as exc:
+        return fail(str(exc))
     from groundwatch.evaluation.bench.report import bench_tables
     from groundwatch.evaluation.bench.runner import BenchSpec, run_bench
     from groundwatch.scorers.files import output_path

@@ -1,7 +1,8 @@
 """Dockerfile and Dockerfile.cuda, checked statically (no Docker engine here or in CI): every COPY
 source exists, every package is copied, the entry point is groundwatch, the user is not root, the
-Python and package versions match pyproject.toml, the tags and model path match the chart; and the
-[cpu] / [gpu] extras cannot install two ONNX Runtime builds."""
+Python and package versions match pyproject.toml, the tags and model path match the chart, the runtime
+stages install no torch (only the CUDA image's export stage does, pinned); and the [cpu] / [gpu] extras
+cannot install two ONNX Runtime builds."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def _expand(text: str, args: dict[str, str]) -> str:
 
 def _pins() -> dict[str, str]:
     out = {}
-    for dep in PYPROJECT["project"]["dependencies"]:
+    extras = PYPROJECT["project"]["optional-dependencies"].values()
+    for dep in PYPROJECT["project"]["dependencies"] + [d for deps in extras for d in deps]:
         req = Requirement(dep)
         exact = [s.version for s in req.specifier if s.operator == "=="]
         if exact:
@@ -90,7 +92,7 @@ def test_every_copy_source_exists_and_is_not_ignored(image):
 
 def test_every_installed_package_is_copied(image):
     _, _, _, stages = image
-    wanted = {p.rstrip("*") for p in PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]}
+    wanted = {"groundwatch", *PYPROJECT["tool"]["setuptools"]["package-dir"].values()}
     for stage in stages:
         copied = {shlex.split(rest)[0] for op, rest in stage.instructions if op == "COPY" and "--from=" not in rest}
         if "pyproject.toml" in copied:
@@ -121,10 +123,30 @@ def test_python_and_pinned_packages_match_pyproject(image):
     runs = " ".join(_expand(rest, args) for stage in stages for op, rest in stage.instructions if op == "RUN")
     for package, pinned in re.findall(r'"([A-Za-z0-9_.-]+)==([^"\s]+)"', runs):
         assert pins.get(package.lower()) == pinned, f"{name}: {package}=={pinned}, pyproject: {pins.get(package.lower())}"
-    assert "torch" in runs and pins["torch"] == args["TORCH_VERSION"]
+    if "TORCH_VERSION" in args:
+        assert pins["torch"] == args["TORCH_VERSION"]
     extras = set(PYPROJECT["project"]["optional-dependencies"])
     for extra in re.findall(r'pip install "\.\[([a-z,]+)\]"', runs):
         assert set(extra.split(",")) <= extras
+
+
+def test_the_runtime_stages_install_no_torch(image):
+    """The stage the final image copies its venv from installs [cpu] or [gpu] alone and checks that
+    torch, transformers and onnx stayed out; only an export stage may install torch."""
+    name, _, _, stages = image
+    final = stages[-1]
+    sources = {rest.split()[0].split("=", 1)[1] for op, rest in final.instructions
+               if op == "COPY" and rest.startswith("--from=") and "/opt/venv" in rest}
+    runtime = [s for s in stages if s.name in sources] or [final]
+    for stage in runtime:
+        runs = " ".join(rest for op, rest in stage.instructions if op == "RUN")
+        assert not re.search(r"pip install [^&;]*torch", runs), f"{name}: stage {stage.name} installs torch"
+        assert re.search(r'pip install "\.\[(cpu|gpu)\]"', runs), f"{name}: stage {stage.name} is not [cpu]/[gpu] alone"
+        assert "missing('export') == ['torch', 'transformers', 'onnx']" in runs
+    for stage in stages:
+        runs = " ".join(rest for op, rest in stage.instructions if op == "RUN")
+        if re.search(r"pip install [^&;]*torch", runs):
+            assert stage not in runtime and '"torch==${TORCH_VERSION}" --index-url https://download.pytorch.org/whl/cpu' in runs
 
 
 def test_tags_and_versions_match_the_chart(image):
