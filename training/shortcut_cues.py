@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from groundwatch.config.extras import exit_unless
 from groundwatch.training.cues import CUES, cues
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair
@@ -188,10 +189,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--manifest", type=Path, default=None,
                    help="the training manifest whose options build the mix (default: the shipped model's)")
     p.add_argument("--data", type=Path, default=None, help="the training data (default: as the manifest records it)")
-    p.add_argument("-o", "--output", type=Path, default=Path("docs/figures/shortcut-cues.json"))
-    p.add_argument("--min-support", type=int, default=MIN_SUPPORT)
+    p.add_argument("-o", "--output", type=Path, default=Path("docs/figures/shortcut-cues.json"),
+                   help="the JSON report (default: %(default)s)")
+    p.add_argument("--min-support", type=int, default=MIN_SUPPORT,
+                   help="pairs with a cue before its gap counts (default: %(default)s)")
     args = p.parse_args(argv)
+    what = "python -m groundwatch.training.shortcut_cues"
+    exit_unless("train", what)  # the mix is built by train.py
+    exit_unless("eval", what)   # the cue-only baseline is a scikit-learn regression
     manifest = args.manifest or shipped_manifest()
+    if not manifest.is_file():
+        p.error(f"training manifest {manifest} not found")
     report = measure(build_mix(manifest_options(manifest, args.data)), args.min_support)
     report["command"] = "python -m groundwatch.training.shortcut_cues " + " ".join(argv or sys.argv[1:])
     root = Path(__file__).resolve().parents[1]
