@@ -1,7 +1,8 @@
 """Redaction before storage (the `redaction` section of the settings).
 
 Pure data: `scorers.redaction.Redactor` applies it to claim and passage text (every text
-field of a verdict record) before the record is stored. Off by default. Each match is
+field of a verdict record) and to metadata values (but metadata.app and metadata.tenant, the ids
+a verdict belongs to) before the record is stored. Off by default. Each match is
 masked with a tag of the same length ("[email]****"), so stored offsets still point at
 the same characters. In the environment, lists are JSON, e.g.
 GROUNDWATCH_REDACTION__PATTERNS='["ACME-\\\\d{6}"]'.
