@@ -201,6 +201,12 @@ class ConsumerSettings(_Section):
     loop_stall_s: float = Field(300.0, gt=0)
     health_interval_s: float = Field(30.0, gt=0)
     health_timeout_s: float = Field(20.0, gt=0)
+    # A response that misses scorer.batch_deadline_s is backpressure, not a bad message: with the partitions
+    # paused (polling on) for late_retry_wait_s, the late responses are scored again in groups half as large
+    # each round; one is dead-lettered (reason deadline) only after missing the deadline scored alone
+    # late_tries_alone times (consumer/late.py).
+    late_tries_alone: int = Field(2, ge=1)
+    late_retry_wait_s: float = Field(1.0, ge=0)
 
 
 class Settings(BaseSettings):

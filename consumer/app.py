@@ -34,7 +34,8 @@ from groundwatch.consumer.batch import Batch
 from groundwatch.consumer.checkpoint import Checkpoint, Sinks
 from groundwatch.consumer.dead_letters import DeadLetterWriter
 from groundwatch.consumer.decode import Limits
-from groundwatch.consumer.prepare import prepare
+from groundwatch.consumer.late import retry_late
+from groundwatch.consumer.prepare import prepare, score_isolated
 from groundwatch.export.base import SinkError
 from groundwatch.export.metrics import Metrics
 from groundwatch.export.metrics_server import Health
@@ -147,13 +148,14 @@ class StreamApp:
         self._inflight = batch
         self.metrics.set_inflight(len(batch))
         with structlog.contextvars.bound_contextvars(batch=batch.number):
-            self._scoring = deadline = Deadline.from_config(self.settings.scorer)
-            if self._deadline is not None:
-                deadline.tighten(self._deadline, "shutdown")
+            deadline = self._scoring_deadline()
             try:
-                prepare(batch, self.scorer, self.limits, self.metrics, deadline)
+                late = prepare(batch, self.scorer, self.limits, self.metrics, deadline)
             finally:
                 self._scoring = None
+            if late and not batch.interrupted:  # a deadline overrun is backpressure (consumer/late.py)
+                retry_late(batch, late, self._score_again, self.metrics, self.settings.consumer.late_tries_alone,
+                           self._pause_before_retry)
             if batch.interrupted:  # shutdown came first: nothing written, nothing committed, read again later
                 log.warning("shutdown_interrupts_batch", responses=len(batch))
                 done = False
@@ -165,6 +167,29 @@ class StreamApp:
         if done:
             self.on_batch_done(batch)
         return done or not batch.messages  # a batch emptied by a rebalance lost nothing
+
+    def _scoring_deadline(self) -> Deadline:
+        """A fresh scorer deadline, never past the shutdown deadline; stop() tightens it while it runs."""
+        self._scoring = deadline = Deadline.from_config(self.settings.scorer)
+        if self._deadline is not None:
+            deadline.tighten(self._deadline, "shutdown")
+        return deadline
+
+    def _score_again(self, responses: list) -> list:
+        try:
+            return score_isolated(self.scorer, responses, self._scoring_deadline())
+        finally:
+            self._scoring = None
+
+    def _pause_before_retry(self) -> bool:
+        """Pause and keep polling a moment before scoring late responses again; False once stopping."""
+        if self._stop.is_set():
+            return False
+        self._pause()
+        # At least one poll between two scorer calls: each may take scorer.batch_deadline_s (at most half of
+        # kafka.max_poll_interval_ms), so two back to back could cost this member its partitions.
+        self._wait(max(self.settings.consumer.late_retry_wait_s, 0.05))
+        return not self._stop.is_set()
 
     def _deliver_with_retry(self, batch: Batch) -> bool:
         """Write and commit the batch, retrying until done, its partitions gone or the shutdown deadline."""
@@ -248,7 +273,9 @@ class StreamApp:
         revoked = {(tp.topic, tp.partition) for tp in partitions}
         self.health.assigned = False
         batch = self._inflight
-        if batch is not None and batch.prepared and not batch.committed and batch.partitions() & revoked:
+        if batch is not None and not batch.prepared:  # late responses still being scored again
+            batch.drop(revoked)  # nothing of those partitions is written or committed: the new owner reads it
+        elif batch is not None and batch.prepared and not batch.committed and batch.partitions() & revoked:
             until = time.monotonic() + self.settings.consumer.revoke_timeout_s
             backoff = Backoff(self.settings.consumer.sink_retry_initial_s, self.settings.consumer.sink_retry_max_s)
             if self._retry(batch, backoff, until, self._sleep):

@@ -5,8 +5,11 @@ the dynamic batcher. Messages that cannot be decoded or scored become dead
 letters (stage decode or score, with the scorer's stage as the reason); none
 is dropped, and nothing a message does to the scorer stops the job: if the
 batch call itself raises, each response is scored alone so only the one at
-fault is dead-lettered. A batch whose scoring was cut short by shutdown is
-marked interrupted: neither written nor committed, it is read again later.
+fault is dead-lettered. A response that missed the deadline is not the
+message's fault: prepare returns it as late, for consumer/late.py to score
+again, and the batch stays unprepared until that is done. A batch whose
+scoring was cut short by shutdown is marked interrupted: neither written nor
+committed, it is read again later.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ def message_context(msg, request_id: str | None = None) -> dict:
     return ctx
 
 
-def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics, deadline: Deadline | None = None) -> None:
+def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics, deadline: Deadline | None = None) -> list:
+    """Decode and score the batch; returns the (message, response) pairs that missed the deadline."""
     valid = []
     for msg in batch.messages:
         start = time.perf_counter()
@@ -52,24 +56,37 @@ def prepare(batch: Batch, scorer, limits: Limits, metrics: Metrics, deadline: De
                                                result.reason)])
         else:
             valid.append((msg, result))
+    late = []
     if valid:
-        results = _score(scorer, [response for _, response in valid], deadline)
+        results = score_isolated(scorer, [response for _, response in valid], deadline)
         for (msg, response), result in zip(valid, results):
-            if isinstance(result, DeadlineExceeded) and result.cause == "shutdown":
-                batch.interrupted = True  # not the message's fault: leave it for the next run
-            elif isinstance(result, ScoringError):
-                reason = scoring_reason(result)
-                with structlog.contextvars.bound_contextvars(**message_context(msg, response.request_id)):
-                    log.error("score_failed", stage=result.stage, reason=reason, error_class=result.error_class)
-                metrics.scorer_error(reason)
-                batch.add_dead_letters([DeadLetter(msg, "score", result.error_class, str(result), reason)])
-            else:
-                batch.scored.append(Scored(msg, result))
+            if settle(batch, msg, response, result, metrics) == "late":
+                late.append((msg, response))
         metrics.scored(batch.verdicts)
-    batch.prepared = True
+    batch.prepared = not late
+    return late
 
 
-def _score(scorer, responses: list, deadline: Deadline | None) -> list:
+def settle(batch: Batch, msg, response, result, metrics: Metrics, late_is_final: bool = False) -> str:
+    """Put one result where it belongs: scored, dead | interrupted (shutdown) | late (a deadline
+    overrun, kept for another try unless `late_is_final`, then a dead letter with reason deadline)."""
+    if isinstance(result, DeadlineExceeded) and result.cause == "shutdown":
+        batch.interrupted = True  # not the message's fault: leave it for the next run
+        return "interrupted"
+    if isinstance(result, DeadlineExceeded) and not late_is_final:
+        return "late"
+    if isinstance(result, ScoringError):
+        reason = scoring_reason(result)
+        with structlog.contextvars.bound_contextvars(**message_context(msg, response.request_id)):
+            log.error("score_failed", stage=result.stage, reason=reason, error_class=result.error_class)
+        metrics.scorer_error(reason)
+        batch.add_dead_letters([DeadLetter(msg, "score", result.error_class, str(result), reason)])
+        return "dead"
+    batch.scored.append(Scored(msg, result))
+    return "scored"
+
+
+def score_isolated(scorer, responses: list, deadline: Deadline | None) -> list:
     """Results by position; what escapes the batch call is pinned on the response that causes it."""
     try:
         return scorer.score(responses, deadline=deadline)

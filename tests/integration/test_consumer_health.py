@@ -1,5 +1,6 @@
 """Health against the real stack: a hung scorer fails /healthz (so Kubernetes restarts it) while its
-late responses are dead-lettered instead of stalling the partition; /readyz follows the store."""
+late responses are tried again in smaller groups and, late alone, dead-lettered instead of stalling
+the partition; /readyz follows the store."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_a_hung_scorer_fails_healthz_and_its_late_responses_are_dead_lettered(
     create_topics(kafka_bootstrap, names)
     settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=3,
                             scorer={"batch_deadline_s": 6, "future_timeout_s": 2},
-                            health_interval_s=0.2, health_timeout_s=1.0)
+                            health_interval_s=0.2, health_timeout_s=1.0, late_tries_alone=1, late_retry_wait_s=0.1)
     running = RunningConsumer.start(settings)
     server = MetricsServer(running.metrics.registry, running.health, "127.0.0.1", 0)
     base = f"http://127.0.0.1:{server.port}"
@@ -51,7 +52,8 @@ def test_a_hung_scorer_fails_healthz_and_its_late_responses_are_dead_lettered(
         produce_responses(kafka_bootstrap, names, 0, 3)
         wait_until(lambda: _get(base + "/healthz")[0] == 503, 20, "/healthz to fail")
         assert _get(base + "/healthz")[1]["problems"][0].startswith("scorer check has not answered")
-        wait_until(lambda: committed(kafka_bootstrap, names) == {0: 3}, 30, "the late batch dead-lettered")
+        # Late in the batch (6 s), then in groups of 2 and 1 (2 s each), then alone: about 16 s.
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: 3}, 60, "the late batch dead-lettered")
         letters = read_topic(kafka_bootstrap, names.dead_letters, 3)
         assert [dict(m.headers())["groundwatch.reason"] for m in letters] == [b"deadline"] * 3
 
@@ -61,6 +63,7 @@ def test_a_hung_scorer_fails_healthz_and_its_late_responses_are_dead_lettered(
         produce_responses(kafka_bootstrap, names, 3, 5)
         wait_until(lambda: committed(kafka_bootstrap, names) == {0: 5}, 30, "scoring again")
         assert count_under(opensearch_url, names.alias) == 2
+        assert running.scorer.batcher.stats.expired > 0, "pairs queued behind the hung batch were dropped unscored"
 
         osmem_server.stop()
         try:

@@ -65,8 +65,9 @@ def test_scoring_cut_short_by_shutdown_is_not_the_messages_fault():
     assert batch.interrupted and batch.dead == [] and batch.pending == []
 
 
-def test_a_late_result_in_normal_operation_is_dead_lettered_as_deadline():
+def test_a_late_result_in_normal_operation_is_returned_for_another_try_not_dead_lettered():
     batch = Batch([_msg(0, "a"), _msg(1, "late")])
-    prepare(batch, FakeScorer({"late": DeadlineExceeded("future", "too slow")}), Limits(), Metrics())
-    assert not batch.interrupted
-    assert [(d.stage, d.reason, d.error_class) for d in batch.dead] == [("score", "deadline", "DeadlineExceeded")]
+    late = prepare(batch, FakeScorer({"late": DeadlineExceeded("future", "too slow")}), Limits(), Metrics())
+    assert [(m.offset(), r.request_id) for m, r in late] == [(1, "late")]
+    assert batch.dead == [] and [s.verdict.request_id for s in batch.scored] == ["a"]
+    assert not batch.prepared and not batch.interrupted, "not written or committed until the late one is settled"

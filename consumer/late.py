@@ -1,0 +1,80 @@
+"""Responses that missed the scoring deadline: backpressure, not dead letters.
+
+A deadline overrun usually says the machine was busy (a CPU squeeze, a slow
+batch beside it), not that the message is bad; dead-lettering it would lose a
+valid verdict that nobody replays. So the late responses of a batch are scored
+again: before each try the partitions stay paused for a moment while polling
+goes on (`wait`, which keeps this member in the group), each try gets a fresh
+deadline, and every round scores them in groups half as large as the round
+before, down to one response at a time. Only a response that misses the
+deadline scored alone `tries_alone` times is dead-lettered (reason deadline):
+alone, its lateness is its own.
+
+Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1, then
+`tries_alone` rounds of single responses at most, each try within
+scorer.batch_deadline_s, so the batch is written and committed within about
+(2n + tries_alone * n) deadlines in the worst case, a few seconds when the
+squeeze has passed. Shutdown stops the retries and leaves the batch unwritten
+and uncommitted, to be read again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from groundwatch.config.logs import get_logger
+from groundwatch.consumer.batch import Batch
+from groundwatch.consumer.prepare import settle
+from groundwatch.export.metrics import Metrics
+from groundwatch.scorers.errors import DeadlineExceeded
+
+log = get_logger(__name__)
+
+
+@dataclass
+class Late:
+    message: object
+    response: object  # scorers.schema.Response
+    alone: int = 0    # deadline misses while scored alone
+
+
+def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], metrics: Metrics,
+               tries_alone: int, wait: Callable[[], bool]) -> None:
+    """Score the late (message, response) pairs again until each is scored or dead-lettered.
+
+    `score(responses)` returns results by position under a fresh deadline; `wait()` pauses
+    between tries and returns False when the batch must stop (shutdown: left interrupted).
+    A message whose partition a rebalance took away is no longer tried (the new owner reads it).
+    """
+    pending = [Late(msg, response) for msg, response in late]
+    size = len(pending)
+    while pending and not batch.interrupted:
+        size = max(1, (size + 1) // 2)
+        log.warning("deadline_backpressure", late=len(pending), group_size=size)
+        again: list[Late] = []
+        for first in range(0, len(pending), size):
+            if not wait():
+                batch.interrupted = True
+                return
+            owned = {id(m) for m in batch.messages}
+            group = [item for item in pending[first:first + size] if id(item.message) in owned]
+            if not group:
+                continue
+            results = score([item.response for item in group])
+            scored = []
+            for item, result in zip(group, results):
+                if isinstance(result, DeadlineExceeded) and len(group) == 1:
+                    item.alone += 1
+                outcome = settle(batch, item.message, item.response, result, metrics,
+                                 late_is_final=item.alone >= tries_alone)
+                if outcome == "late":
+                    again.append(item)
+                elif outcome == "scored":
+                    scored.append(result)
+                elif outcome == "interrupted":
+                    return
+            metrics.scored(scored)
+        pending = again
+    if not batch.interrupted:
+        batch.prepared = True
