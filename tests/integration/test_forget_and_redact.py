@@ -60,7 +60,7 @@ def test_forget_a_request_and_a_tenant_across_months(opensearch_url: str, capsys
     base = ["--opensearch-url", opensearch_url, "--alias", alias]
 
     assert main(["forget", "--request-id", "r-1", "--dry-run", *base]) == 0
-    assert "\nwould delete 2 verdict documents of request 'r-1'" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith("would delete 2 verdict documents of request 'r-1'")
     assert len(_ids(client, alias)) == 5
 
     assert main(["forget", "--request-id", "r-1", *base]) == 0
