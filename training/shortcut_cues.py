@@ -51,9 +51,10 @@ def shipped_manifest() -> Path:
     return DEFAULT_MODEL_DIR / "training_manifest.json"
 
 
-def manifest_options(manifest: Path, data: Path | None = None) -> argparse.Namespace:
+def manifest_options(manifest: Path, data: Path | None = None, changes: list[str] = ()) -> argparse.Namespace:
     """train.py's options as a training manifest records them (train.py's defaults for any it predates),
-    reading the data from `data` when given."""
+    reading the data from `data` when given, with `changes` ("counter_shortcuts=5000") applied: a planned mix
+    can be measured before anything is trained on it."""
     from groundwatch.training import train  # needs the train extra (torch)
 
     recorded = json.loads(manifest.read_text(encoding="utf-8"))["hyper_parameters"]
@@ -63,6 +64,12 @@ def manifest_options(manifest: Path, data: Path | None = None) -> argparse.Names
             setattr(options, key, Path(value) if isinstance(getattr(options, key), Path) and value else value)
     if data is not None:
         options.data = data
+    for change in changes:
+        key, _, value = change.partition("=")
+        if not hasattr(options, key) or isinstance(getattr(options, key), list):
+            raise ValueError(f"--set {change}: not a single-valued option of train.py")
+        current = getattr(options, key)
+        setattr(options, key, value if current is None else type(current)(value))
     return options
 
 
@@ -191,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=None, help="the training data (default: as the manifest records it)")
     p.add_argument("-o", "--output", type=Path, default=Path("docs/figures/shortcut-cues.json"),
                    help="the JSON report (default: %(default)s)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="changes",
+                   help="change one of the manifest's train.py options, e.g. counter_shortcuts=5000 (repeatable)")
     p.add_argument("--min-support", type=int, default=MIN_SUPPORT,
                    help="pairs with a cue before its gap counts (default: %(default)s)")
     args = p.parse_args(argv)
@@ -200,7 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     manifest = args.manifest or shipped_manifest()
     if not manifest.is_file():
         p.error(f"training manifest {manifest} not found")
-    report = measure(build_mix(manifest_options(manifest, args.data)), args.min_support)
+    try:
+        options = manifest_options(manifest, args.data, args.changes)
+    except ValueError as exc:
+        p.error(str(exc))
+    report = measure(build_mix(options), args.min_support)
     report["command"] = "python -m groundwatch.training.shortcut_cues " + " ".join(argv or sys.argv[1:])
     root = Path(__file__).resolve().parents[1]
     report["manifest"] = str(manifest.resolve().relative_to(root) if manifest.resolve().is_relative_to(root)

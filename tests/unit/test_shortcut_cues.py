@@ -61,6 +61,18 @@ def test_the_check_flags_a_cue_that_moves_a_label_and_skips_single_label_rows_an
     assert not any(f.startswith(("synthetic_fair", "synthetic_thin")) for f in found)
 
 
+def test_manifest_options_follow_the_manifest_then_the_changes(tmp_path):
+    if missing("train"):
+        pytest.skip("train.py's options need groundwatch[train]")
+    manifest = tmp_path / "training_manifest.json"
+    manifest.write_text('{"hyper_parameters": {"seed": 7, "cap": ["med=10"], "unrelated": 50, "gone": 1}}')
+    options = manifest_options(manifest, tmp_path, ["counter_shortcuts=5000", "unrelated=0"])
+    assert (options.seed, options.cap, options.unrelated, options.counter_shortcuts) == (7, ["med=10"], 0, 5000)
+    assert options.data == tmp_path and not hasattr(options, "gone")
+    with pytest.raises(ValueError, match="cap=x"):
+        manifest_options(manifest, None, ["cap=x"])
+
+
 @pytest.fixture(scope="module")
 def recipe_table():
     if not (DATA / "vitaminc").is_dir():
