@@ -137,8 +137,8 @@ def describe(exc: ValidationError, source: str | None, environ: Mapping[str, str
         if variable:
             problems.append(f"{variable}{'' if variable.endswith('__'.join(loc).upper()) else ' ' + '.'.join(loc)}: "
                             f"{message}")
-        elif loc:
-            problems.append(f"{source + ': ' if source else ''}{'.'.join(loc)}: {message}")
         else:
-            problems.append(message)  # a cross-field rule: its message names the fields
+            # A section's own rule names its fields ("serve.publish needs serve.auth_token"): no second prefix.
+            where = "" if not loc or message.startswith(loc[0] + ".") else ".".join(loc) + ": "
+            problems.append(f"{source + ': ' if source else ''}{where}{message}")
     return "; ".join(problems)
