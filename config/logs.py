@@ -14,7 +14,7 @@ import structlog
 from groundwatch.config.secrets import mask_event
 
 
-class _Stderr:
+class CurrentStderr:
     """Whatever sys.stderr is when a line is written, not when logging was set up: a stream swapped out
     later (a test's capture, a daemon's redirect) must not leave the logger writing to a closed file."""
 
@@ -39,7 +39,7 @@ def configure(fmt: str = "auto", level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),
+        logger_factory=structlog.PrintLoggerFactory(file=CurrentStderr()),
         cache_logger_on_first_use=False,
     )
 

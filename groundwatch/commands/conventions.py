@@ -126,14 +126,14 @@ def log_level(args: argparse.Namespace, configured: str | None = None) -> str:
 
 def start_logging(args: argparse.Namespace, fmt: str | None = None, level: str | None = None) -> None:
     """Logs to stderr in every command: stdout carries only the command's result."""
-    from groundwatch.config.logs import configure
+    from groundwatch.config.logs import CurrentStderr, configure
 
     level = log_level(args, level)
     configure(fmt or os.environ.get("GROUNDWATCH_LOG_FORMAT") or "auto", level)
     # Libraries that log through the standard library (opensearch-py, onnxruntime, ...) to stderr as well;
     # their info lines are noise for a user, so they show from warning up unless --verbose.
     library = logging.DEBUG if level == "debug" else max(logging.WARNING, getattr(logging, level.upper(), 0))
-    logging.basicConfig(stream=sys.stderr, level=library, force=True)
+    logging.basicConfig(handlers=[logging.StreamHandler(CurrentStderr())], level=library, force=True)
 
 
 @contextlib.contextmanager

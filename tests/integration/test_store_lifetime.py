@@ -65,7 +65,8 @@ def test_retention_without_ism_and_traces_months_later(opensearch_url: str, caps
     keeper = RetentionKeeper(sink.client, s, on_delete=metrics.retention_deletion, clock=lambda: NOW)
     assert keeper.tick() == s.retention_check_interval_s
     assert not keeper.state.ism
-    assert "retention_index_deleted" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "retention_index_deleted" in captured.out + captured.err  # stderr once the CLI set logging up
     client = OpenSearch(hosts=[opensearch_url])
     kept = sorted(client.indices.get_alias(name=s.alias))
     assert kept == [f"{s.index_prefix}-{p}" for p in ("2025.10", "2026.03", "2026.11")]
