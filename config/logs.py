@@ -11,6 +11,7 @@ import sys
 
 import structlog
 
+from groundwatch.config.library_logs import guard_library_logs
 from groundwatch.config.secrets import mask_event
 
 
@@ -42,6 +43,7 @@ def configure(fmt: str = "auto", level: str = "info") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=CurrentStderr()),
         cache_logger_on_first_use=False,
     )
+    guard_library_logs(level)  # opensearch-py & co.: no request bodies, no URL credentials
 
 
 def get_logger(name: str):

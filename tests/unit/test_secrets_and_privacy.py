@@ -78,3 +78,24 @@ def test_forget_names_what_it_cannot_delete():
     assert "'groundwatch-dead-letters'" in lines[0] and "'groundwatch-alerts'" in lines[1]
     assert [line.split(":")[0] for line in kept_elsewhere(KafkaSettings(), AlertSettings(enabled=False))] == \
         ["dead letters"]
+
+
+def test_library_logs_carry_no_request_body_and_no_url_credentials():
+    import logging
+
+    configure("json", "debug")
+    try:
+        assert not logging.getLogger("opensearch").isEnabledFor(logging.DEBUG), "bulk bodies are verdict records"
+        assert logging.getLogger("opensearch").isEnabledFor(logging.INFO)
+        seen: list[str] = []
+        handler = logging.Handler()
+        handler.emit = lambda record: seen.append(record.getMessage())
+        library = logging.getLogger("urllib3.connectionpool")
+        library.addHandler(handler)
+        try:
+            library.warning("Retrying %s", "https://gw:url-secret-5@os.internal:9200/_bulk")
+        finally:
+            library.removeHandler(handler)
+        assert seen == ["Retrying https://***@os.internal:9200/_bulk"]
+    finally:
+        structlog.reset_defaults()
