@@ -17,3 +17,13 @@ def tiny_onnx(tiny_checkpoint, tmp_path_factory):
     from groundwatch.scorers.nli.onnx_export import export_checkpoint
 
     return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-onnx"), precision="fp32")
+
+
+@pytest.fixture(autouse=True)
+def _logging_back_to_defaults():
+    """The CLI sets logging up for the whole process (level, format, stderr); each test starts from
+    structlog's defaults again, so one test's level cannot hide another's debug events."""
+    yield
+    import structlog
+
+    structlog.reset_defaults()
