@@ -112,15 +112,18 @@ def _clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
 
 
 _FREQUENCY = frozenset({"once", "twice", "thrice", "time", "per", "every", "each", "a", "an"})
-# "a week", "an hour": one of a unit one writes as a word; not a rate ("twice a month", "$5 a month")
+# "a week", "an hour": one of a unit one writes as a word; not a rate ("twice a month", "$5 a month"), and not
+# a unit that is also an ordinal or an abbreviation ("a second factor", "a min", "a m").
 _ONE = frozenset({"a", "an"})
+_ONE_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "kilometre", "kilometer", "mile", "metre",
+                        "meter", "kilogram", "kilo", "gram", "tonne", "megabyte", "gigabyte", "terabyte"})
 
 
 def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
     """(value, decimals, next index, scale, ratio) of a number starting at token i."""
     tok = tokens[i]
     text = tok.text.lower()
-    if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in PINT_UNITS
+    if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in _ONE_UNITS
             and not (i and (tokens[i - 1].lemma in _FREQUENCY or tokens[i - 1].is_number))):
         return 1.0, 0, i + 1, 1.0, False
     glued = _GLUED.match(tok.text)

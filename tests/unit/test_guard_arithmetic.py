@@ -127,3 +127,19 @@ def test_operand_form_writes_a_verified_conversion_or_percentage_as_its_operands
 ])
 def test_operand_form_leaves_other_claims_alone(claim, passage):
     assert arithmetic.operand_form(claim, run(claim, passage)) is None
+
+
+def test_times_of_day_ranges_units_and_word_numbers_are_read():
+    assert [(q.value, q.unit) for q in read("The store closes at 8 pm, or at 20:00 on Fridays, and noon on Sundays.")] \
+        == [(20.0, "clock"), (20.0, "clock"), (12.0, "clock")]
+    found = read("The meeting runs from 2:00 pm to 3:30 pm.")
+    assert [(q.value, q.unit, q.span) for q in found] == [(14.0, "clock", False), (1.5, "hour", True),
+                                                          (15.5, "clock", False)]
+    assert [(q.value, q.unit) for q in read("The trail is 1.2 km, or 1,200 metres; a bag weighs 2.5 kg.")] \
+        == [(1.2, "km"), (1200.0, "metre"), (2.5, "kg")]
+    assert [(q.value, q.unit) for q in read("Refunds arrive within a week.")] == [(1.0, "week")]
+    # not quantities of one: a rate, a frequency, an ordinal; not times of day: a version, a bare number
+    assert [(q.value, q.unit, q.rate) for q in read("It costs $5 a month and runs twice a week.")] \
+        == [(5.0, "usd", "month")]
+    assert read("SMS codes can be used as a second factor.") == ()
+    assert [(q.value, q.unit) for q in read("Version 2.10 has 8 features.")] == [(2.1, ""), (8.0, "feature")]
