@@ -27,6 +27,8 @@ class JudgeSettings(BaseModel):
     max_calls_per_s: float = Field(5.0, gt=0)
     max_share_of_claims: float = Field(0.2, gt=0, le=1)  # calls per checked claim, since start
     max_tokens: int = Field(256, ge=16)  # reply tokens per call (sent to the endpoint)
+    # Prompt + reply tokens a minute, as the endpoint reports them (usage.total_tokens); None: no such cap.
+    max_tokens_per_min: int | None = Field(None, ge=1000)
     max_premise_chars: int = Field(4000, ge=200)  # the evidence sent is cut to this length
     cache_size: int = Field(10_000, ge=0)  # replies kept by (judge model, premise, claim); 0: no cache
     max_concurrent: int = Field(4, ge=1)   # calls in flight at once (the judge's own threads)

@@ -59,7 +59,8 @@ class Judge:
         self.client = client or ChatClient(settings.base_url, settings.model,
                                            settings.api_key.get_secret_value() if settings.api_key else None,
                                            settings.max_tokens)
-        self.budget = Budget(settings.max_calls_per_s, settings.max_share_of_claims, clock)
+        self.budget = Budget(settings.max_calls_per_s, settings.max_share_of_claims, clock,
+                             settings.max_tokens_per_min)
         self.cache = ReplyCache(settings.cache_size)
         self._pool = ThreadPoolExecutor(settings.max_concurrent, thread_name_prefix="groundwatch-judge")
 
@@ -128,7 +129,9 @@ class Judge:
         timeout = self.settings.timeout_s if remaining is None else min(self.settings.timeout_s, remaining)
         if timeout < MIN_CALL_S:
             raise JudgeTimeout("the caller's deadline passed before the call started")
-        return self.client.complete(messages(premise, claim), timeout).text
+        reply = self.client.complete(messages(premise, claim), timeout)
+        self.budget.spent_tokens(reply.tokens)
+        return reply.text
 
     def _collect(self, pending: dict, deadline: Deadline, outcomes: Counter) -> None:
         # Calls queue behind max_concurrent others: allow each wave its timeout, never past the deadline.

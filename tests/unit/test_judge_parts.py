@@ -77,6 +77,18 @@ def test_the_budget_caps_calls_per_second_without_waiting():
     assert budget.take() and not budget.take()
 
 
+def test_the_budget_charges_reported_tokens_a_minute():
+    clock = Clock()
+    budget = Budget(calls_per_s=100, max_share=1.0, clock=clock, tokens_per_min=1200)
+    budget.saw_claims(100)
+    assert budget.take()
+    budget.spent_tokens(1500)     # one reply may overdraw the minute's tokens
+    assert not budget.take()
+    clock.now = 16.0              # 20 tokens a second: back above zero after 15 s
+    assert budget.take()
+    budget.spent_tokens(None)     # an endpoint without usage charges nothing
+
+
 def test_the_cache_is_keyed_by_model_premise_and_claim_and_drops_the_oldest():
     cache = ReplyCache(2)
     reply = JudgeReply("SUPPORTED", "r")
