@@ -87,7 +87,7 @@ class ContextConflict:
     sentences: list[str]
     contradiction: float  # NLI, the higher of the two directions
     claim_index: int
-    signals: list[str] = field(default_factory=lambda: ["nli"])  # "value_mismatch" and/or "nli"
+    signals: list[str] = field(default_factory=lambda: ["nli"])  # value_mismatch, polarity, obligation, nli
     key: str | None = None         # entity | attribute the values disagree on (value mismatch)
     values: list[str] = field(default_factory=list)  # the two values as written
     similarities: list[float] = field(default_factory=list)  # claim<->chunk cosine of each chunk
