@@ -178,3 +178,11 @@ def test_the_shipped_model_on_example_responses(shipped, tmp_path):
     # ex-003 says 60 days against a 30-day policy (60 only for Enterprise with approval): never SUPPORTED
     assert results[2].claims[0].verdict in ("CONTRADICTED", "NOT_ENOUGH_INFO") and not results[2].all_supported
     assert results[0].all_supported is expected[0]["all_supported"]
+
+
+def test_every_exported_name_resolves():
+    import groundwatch
+
+    for name in groundwatch.__all__:
+        assert getattr(groundwatch, name) is not None, name
+    assert groundwatch.Result.__module__ == "groundwatch.results"
