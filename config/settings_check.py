@@ -28,6 +28,11 @@ PORT_LINK = re.compile(r"^GROUNDWATCH(_[A-Z0-9_]+?)?_PORT$")
 LINK_VALUE = re.compile(r"^(tcp|udp|sctp)://")
 
 
+# Top-level keys a settings file may carry besides settings: the provenance `groundwatch eval --calibrate`
+# writes beside the thresholds (scorers/calibration.json, the chart's calibration ConfigMap).
+NOT_SETTINGS = {"calibration"}
+
+
 class SettingsError(ValueError):
     """A settings problem a user can fix; str() is one line naming the file, key or variable."""
 
@@ -72,6 +77,8 @@ def check_keys(data: Any, model: type[BaseModel], source: str, where: str = "") 
     fields = model.model_fields
     for key, value in data.items():
         path = f"{where}{key}"
+        if not where and key in NOT_SETTINGS:
+            continue
         if key not in fields:
             raise SettingsError(f"{source}: unknown setting {path!r}{_suggest(key, list(fields))}")
         inner = _model_of(fields[key].annotation)

@@ -20,7 +20,7 @@ def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
         raise ModelLoadError(f"NLI model directory {path} not found (--model, scorer.model_dir or "
                              "GROUNDWATCH_SCORER__MODEL_DIR)")
     onnx = (path / "model.onnx").is_file()
-    torch = any((path / name).is_file() for name in ("model.safetensors", "pytorch_model.bin"))
+    torch = any(path.glob("*.safetensors")) or any(path.glob("pytorch_model*.bin"))
     if backend == "torch" and onnx and not torch:
         raise ModelLoadError(f"{path} holds an ONNX model (model.onnx), which needs backend onnx (--backend onnx); "
                              "backend torch needs a Hugging Face checkpoint (model.safetensors)")

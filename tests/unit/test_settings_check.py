@@ -32,3 +32,13 @@ def test_misspelt_variables_are_named_with_the_closest_spelling():
         "GROUNDWATCH_SERVE_PORT": "GROUNDWATCH_SERVE__PORT",  # not a tcp:// link
         "GROUNDWATCH_NOTHING_LIKE_IT": "",
     }
+
+
+def test_the_shipped_calibration_file_loads_with_its_provenance():
+    """eval --calibrate writes a `calibration` section beside the thresholds; it is not a setting, not refused."""
+    from pathlib import Path
+
+    from groundwatch.config.settings import load_settings
+
+    path = Path(__file__).resolve().parents[2] / "scorers" / "calibration.json"
+    assert load_settings(path).scorer.tau_entailment > 0
