@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
+from groundwatch.commands.conventions import deprecated, start_logging
 from groundwatch.config.settings import Settings, load_settings
 from groundwatch.scorers.errors import InvalidResponse
 from groundwatch.scorers.jsonl import JsonlError, read_jsonl
@@ -43,8 +44,6 @@ def positive_int(text: str) -> int:
 
 def settings_from(args: argparse.Namespace) -> Settings:
     """The settings (raises SettingsError, one line) with the command line's overrides; logging follows them."""
-    from groundwatch.commands.conventions import start_logging
-
     settings = load_settings(getattr(args, "config", None))
     if not getattr(args, "_logging_from_settings", False):
         start_logging(args, settings.log_format, settings.log_level)
@@ -62,8 +61,6 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def add_verdict_source(parser: argparse.ArgumentParser):
     """Where stored verdicts come from (a file, or OpenSearch) and the time/app window; returns the
     "which verdicts" group so a command can add its own filters to it."""
-    from groundwatch.commands.conventions import deprecated
-
     source = parser.add_argument_group("verdicts (a file, or OpenSearch from the settings by default)")
     source.add_argument("-i", "--input", metavar="FILE", dest="verdicts",
                         help="verdicts JSONL written by `groundwatch score`, `-` for stdin (default: OpenSearch)")
