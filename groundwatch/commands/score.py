@@ -46,7 +46,8 @@ def run(args) -> int:
     if not records:
         return empty_input(args.input)
     valid = [(number, item) for number, item, _ in records if not isinstance(item, InvalidResponse)]
-    errors = [f"line {number}: {item}" for number, item, _ in records if isinstance(item, InvalidResponse)]
+    errors = [f"{args.input} line {number}: {item}" for number, item, _ in records
+              if isinstance(item, InvalidResponse)]
     for e in errors:
         print(f"groundwatch: invalid record: {e}", file=sys.stderr)
     if errors and not valid:
