@@ -6,11 +6,12 @@ changed number to contradiction; alone they teach "negation word -> contradictio
 negation or with a differently written number (entailment), next to minimal pairs that do not
 (contradiction or neutral):
 
-- antonyms: "is open" -> "is not closed" (entailed: whatever is A is not its antonym B), "is closed"
-  (contradicted), and for prefixed pairs the double negation ("is visible" -> "is not invisible").
-- quantities: "3 cm" -> "30 mm" (entailed, the same amount in another unit), "40 mm" (contradicted, a wrong
-  conversion), "3" -> "three" (entailed).
-- conjunctions: "X and Y" -> "both X and Y" (entailed), "neither X nor Y" (contradicted).
+- antonyms: "is open" -> "is not closed" (entailed: whatever is A is not its antonym B), "is closed" and
+  "is not open" (contradicted), so both the antonym and the negation appear under both labels; for prefixed
+  pairs the entailed one is a double negation ("is visible" -> "is not invisible").
+- quantities: "3 cm" -> "30 mm" (entailed, the same amount in another unit), "90 mm" (contradicted, a wrong
+  conversion); "6 cases" -> "six cases" (entailed), "four cases" (contradicted).
+- conjunctions: "X and Y are" -> "both X and Y are" (entailed), "only X is" (contradicted).
 - computed values (templates over subjects taken from the mix): parts and their total, a change between two
   values and its percentage, a time range and its duration, 12-hour and 24-hour clock times.
 
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from groundwatch.training.labels import LABEL2ID
 from groundwatch.training.nli_data import Pair
+from groundwatch.training.synthetic import sentences
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 LEXICON = Path(__file__).resolve().parent / "lexicon" / "antonyms.tsv"
@@ -86,8 +88,14 @@ def antonym_pairs(premise: str, sentence: str, antonyms: dict[str, set[str]], rn
         negated = sentence[:start] + "not " + other + sentence[end:]
         if m.group(2):  # "is very A" -> "is not B": drop the degree word before the negation
             negated = sentence[:m.start(2)] + "not " + other + sentence[end:]
+        denied = sentence[:start] + "not " + adjective + sentence[end:]
+        if m.group(2):
+            denied = sentence[:m.start(2)] + "not " + adjective + sentence[end:]
+        # The sentence as written (entailed, no cue) keeps the label shares of the four at one half.
         return [Pair(premise, negated, ENT, "counter_antonym"),
-                Pair(premise, sentence[:start] + other + sentence[end:], CON, "counter_antonym")]
+                Pair(premise, sentence[:start] + other + sentence[end:], CON, "counter_antonym"),
+                Pair(premise, denied, CON, "counter_antonym"),
+                Pair(premise, sentence, ENT, "counter_antonym")]
     return []
 
 
@@ -123,14 +131,14 @@ def quantity_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair
     if n and not out:
         number = int(n.group(1))
         wrong = rng.choice([w for k, w in WORD_NUMBERS.items() if k != number])
-        out.append(Pair(premise, sentence[:n.start()] + WORD_NUMBERS[number] + sentence[n.end():], ENT,
-                        "counter_quantity"))
+        in_words = sentence[:n.start()] + WORD_NUMBERS[number] + sentence[n.end():]
+        out.append(Pair(premise, in_words, ENT, "counter_quantity"))
         out.append(Pair(premise, sentence[:n.start()] + wrong + sentence[n.end():], CON, "counter_quantity"))
     return out
 
 
 def conjunction_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair]:
-    """'X and Y are ...' -> 'Both X and Y are ...' (entailed), 'Neither X nor Y is ...' handled as contradiction."""
+    """'X and Y are ...' -> 'Both X and Y are ...' (entailed), 'Only X is ...' (contradicted)."""
     m = _NOUN_AND.match(sentence)
     if not m or m.group(2).lower() in ("both", "neither", "either") or re.search(r"\b(both|neither)\b", sentence[1:]):
         return []
@@ -141,7 +149,7 @@ def conjunction_pairs(premise: str, sentence: str, rng: random.Random) -> list[P
     rest = sentence[m.end():]
     verb = {"are": "is", "were": "was", "have": "has"}.get(m.group(4), m.group(4))
     return [Pair(premise, f"Both {det}{first} and {m.group(3)} {m.group(4)}{rest}", ENT, "counter_conjunction"),
-            Pair(premise, f"Neither {det}{first} nor {m.group(3)} {verb}{rest}", CON, "counter_conjunction")]
+            Pair(premise, f"Only {det}{first} {verb}{rest}", CON, "counter_conjunction")]
 
 
 _ITEMS = ["the survey", "the repair", "the course", "the shipment", "the workshop", "the licence", "the audit",
@@ -175,16 +183,12 @@ def computed_pairs(rng: random.Random, subject: str) -> list[Pair]:
     premise = f"Registration for {subject} closes at {hour} pm on Friday."
     out += [Pair(premise, f"Registration for {subject} closes at {hour + 12}:00 on Friday.", ENT,
                  "counter_computed"),
-            Pair(premise, f"Registration for {subject} closes at {hour}:00 on Friday.", CON, "counter_computed"),
-            Pair(premise, f"Registration for {subject} opens at {hour + 12}:00 on Friday.", NEU,
-                 "counter_computed")]
+            Pair(premise, f"Registration for {subject} closes at {hour}:00 on Friday.", CON, "counter_computed")]
     return out
 
 
 def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
     """Counter-shortcut pairs from premises of `train` (never from validation); about `per_recipe` each."""
-    from groundwatch.training.synthetic import sentences
-
     rng = random.Random(seed)
     antonyms = load_antonyms()
     premises = [p.premise for p in train if 8 <= len(p.premise.split()) <= 120]

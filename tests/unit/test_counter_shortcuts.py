@@ -71,7 +71,9 @@ def test_an_antonym_negated_is_entailed_and_the_bare_antonym_contradicted():
     premise = "From the terrace the lighthouse is visible on clear days."
     got = _hyps(cs.antonym_pairs(premise, premise, antonyms, random.Random(0)))
     assert got == {"From the terrace the lighthouse is not invisible on clear days.": ENT,
-                   "From the terrace the lighthouse is invisible on clear days.": CON}
+                   "From the terrace the lighthouse is invisible on clear days.": CON,
+                   "From the terrace the lighthouse is not visible on clear days.": CON,
+                   premise: ENT}
 
 
 @pytest.mark.parametrize("sentence", [
@@ -98,17 +100,17 @@ def test_a_count_in_words_is_entailed_but_not_a_date():
     assert cs.quantity_pairs("x", "As of 20 March the office reopened.", random.Random(0)) == []
 
 
-def test_both_is_entailed_and_neither_contradicted():
+def test_both_is_entailed_and_only_one_contradicted():
     sentence = "The pool and sauna are closed on Mondays."
     got = _hyps(cs.conjunction_pairs(sentence, sentence, random.Random(0)))
     assert got == {"Both the pool and sauna are closed on Mondays.": ENT,
-                   "Neither the pool nor sauna is closed on Mondays.": CON}
+                   "Only the pool is closed on Mondays.": CON}
 
 
 def test_computed_values_come_with_their_minimal_pairs():
     pairs = cs.computed_pairs(random.Random(3), "the course")
     labels = [p.label for p in pairs]
-    assert labels.count(ENT) == labels.count(CON) == 4 and labels.count(NEU) == 1
+    assert labels.count(ENT) == labels.count(CON) == 4
     total = next(p for p in pairs if "in total" in p.hypothesis and p.label == ENT)
     parts = [int(x) for x in re.findall(r"\$(\d+)", total.premise)]
     assert f"${sum(parts)} in total" in total.hypothesis
