@@ -15,6 +15,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from groundwatch.scorers.files import output_path
+
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = ROOT / "examples" / "controls" / "expected.jsonl"
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO")
@@ -82,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
           f"pairs not SUPPORTED {p['not_supported']}/{p['claims']}; targets met: "
           f"{sum(result['targets'].values())} of {len(result['targets'])}")
     if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        output_path(args.output).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
