@@ -69,3 +69,18 @@ def materialise(compact: Path, cache: Path | None = None) -> Path:
             shutil.copy(compact / f, target / f)
     del torch
     return target
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m groundwatch.training.compact_checkpoint",
+                                     description="Write the compact copy (int8 rows + scales) of a checkpoint.")
+    parser.add_argument("checkpoint", type=Path, help="a Hugging Face checkpoint directory (a training run's output)")
+    parser.add_argument("output", type=Path, help="where the compact copy goes (about 23 MB)")
+    args = parser.parse_args(argv)
+    print(save_compact(args.checkpoint, args.output))
+
+
+if __name__ == "__main__":
+    main()
