@@ -10,11 +10,11 @@ before, down to one response at a time. Only a response that misses the
 deadline scored alone `tries_alone` times is dead-lettered (reason deadline):
 alone, its lateness is its own.
 
-Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1, then
-`tries_alone` rounds of single responses at most, each try within
-scorer.batch_deadline_s, so the batch is written and committed within about
-(2n + tries_alone * n) deadlines in the worst case, a few seconds when the
-squeeze has passed. Shutdown stops the retries and leaves the batch unwritten
+Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1 (about
+2n tries), then `tries_alone - 1` more rounds of single responses at most, each
+try within scorer.batch_deadline_s: the batch is written and committed within
+about 2n + (tries_alone - 1) * n deadlines in the worst case, a few seconds
+when the squeeze has passed. Shutdown stops the retries and leaves the batch unwritten
 and uncommitted, to be read again.
 """
 

@@ -177,5 +177,42 @@ def main() -> None:
             print(f"{name:18} {label:16} {small * 1000:9.1f} {large * 1000:9.1f} {large / max(small, 1e-3):6.1f}")
 
 
+def records() -> None:
+    """CPU seconds of records near the 1 MB limit through decode and Scorer.score (fake backend)
+    (python -m tests.unit.test_hostile_text --records)."""
+    from groundwatch.scorers.pipeline import Scorer
+
+    scorer = Scorer.from_config(ScorerConfig(backend="fake", use_embeddings=False))
+    limits = Limits.from_config(scorer.config)
+    wall = " ".join(["word"] * 19_990)  # ~100 kB without a sentence end
+    shapes = {
+        "JSON nested 190,000 deep": b'{"a":' * 190_000,
+        "answer of 1.0 MB '1. '": json.dumps(_record("answer", "1. ", 990_000, 0)).encode(),
+        "10 passages of 99 kB 'A b. '": json.dumps({"request_id": "r", "answer": "Refunds take 30 days.",
+            "passages": [{"id": f"p{i}", "text": _text("A b. ", 99_000, i)} for i in range(10)]}).encode(),
+        "10 passages of 99 kB '1. '": json.dumps({"request_id": "r", "answer": "Refunds take 30 days.",
+            "passages": [{"id": f"p{i}", "text": _text("1. ", 99_000, i)} for i in range(10)]}).encode(),
+        "10 unpunctuated passages of 100 kB": json.dumps({"request_id": "r", "answer": "Refunds take 30 days.",
+            "passages": [{"id": f"p{i}", "text": f"{i} {wall}"} for i in range(10)]}).encode(),
+        "answer of 20 kB 'The plan covers data; '": json.dumps(_record("answer", "The plan covers data; ", 19_900,
+                                                                       0)).encode(),
+        "128 claims of 2 kB": json.dumps({"request_id": "r", "answer": "Refunds take 30 days.",
+            "claims": [f"{i} " + "Refunds take 30 days and " * 79 for i in range(128)],
+            "passages": [{"id": "p1", "text": "Refunds take 30 days."}]}).encode(),
+    }
+    print(f"{'record':42} {'bytes':>9} {'outcome':>24} {'cpu s':>7}")
+    for name, value in shapes.items():
+        start = time.process_time()
+        result = decode(value, limits)
+        if not isinstance(result, DecodeError):
+            [result] = scorer.score([result])
+        outcome = (f"decode: {result.reason}" if isinstance(result, DecodeError) else
+                   f"score: {result.reason}" if isinstance(result, Exception) else "verdict")
+        print(f"{name:42} {len(value):9d} {outcome:>24} {time.process_time() - start:7.2f}")
+    scorer.close()
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    records() if "--records" in sys.argv else main()
