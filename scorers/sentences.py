@@ -19,6 +19,9 @@ _NUMBER_NEXT = re.compile(r"\s*\d")
 
 
 def _is_abbreviation(text: str, end: int) -> bool:
+    # Every abbreviation ends in a letter and ".": most candidates ("1.", "word.\"") are out at once.
+    if end < 2 or text[end - 1] != "." or not text[end - 2].isalpha():
+        return False
     before = text[max(0, end - 8):end]
     for a in _ABBREVIATIONS:
         if before.endswith(a) and (end - len(a) == 0 or not text[end - len(a) - 1].isalpha()):
