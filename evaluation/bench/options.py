@@ -38,6 +38,8 @@ def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: lis
         "onnx int8 dynamic": {"kind": "onnx", "dir": str(export_checkpoint(checkpoint, work / "int8", "int8"))},
         "onnx int8 weights, fp32 compute": {"kind": "onnx", "dir": str(weights), "session_config": FOLD_WEIGHTS},
         "onnx int8 weights, int8 compute": {"kind": "onnx", "dir": str(weights)},
+        "onnx int8 rows (row-local activations)": {
+            "kind": "onnx", "dir": str(export_checkpoint(checkpoint, work / "int8-rows", "int8-rows"))},
         "torch fp32": {"kind": "torch", "dir": str(checkpoint)},
         "torch bf16": {"kind": "torch", "dir": str(checkpoint), "bf16": True},
     }

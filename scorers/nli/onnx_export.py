@@ -4,7 +4,9 @@ fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
 numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
 variants of scorers/nli/quantize.py for CPU: int8-weights (the shipped default:
 batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
-int8 (dynamic: a pair's scores depend on its batch). The directory holds
+int8 (dynamic: a pair's scores depend on its batch); and int8-rows
+(scorers/nli/rowwise_int8.py: int8 compute with each row's activations quantised
+from that row alone, so batch-invariant). The directory holds
 model.onnx, the tokenizer, config.json with id2label, and precision.txt;
 `parity` compares it with the source model.
 """
@@ -19,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from groundwatch.scorers.nli import quantize
+from groundwatch.scorers.nli import quantize, rowwise_int8
 from groundwatch.scorers.nli.base import read_label_order, softmax
 
-PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights")
+PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights", "int8-rows")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
 FP16_KEEP_FP32 = ["Softmax", "LayerNormalization", "ReduceMean", "Pow", "Sqrt"]
 
@@ -98,6 +100,8 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
             quantize.dynamic_int8(fp32, target)
         elif precision == "int8-weights":
             quantize.weights_int8(fp32, target)
+        elif precision == "int8-rows":
+            rowwise_int8.rows_int8(fp32, target)
         elif precision == "int8-static":
             inner = getattr(model.config, "intermediate_size", None)
             quantize.static_int8(fp32, target, _calibration_batches(tokenizer, calibration), keep_fp32_inner=inner)
