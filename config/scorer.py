@@ -88,8 +88,9 @@ class ScorerConfig(BaseModel):
     max_claims: int = Field(128, ge=1)
     max_chunks: int = Field(1000, ge=1)
     max_pairs: int = Field(1024, ge=1)
-    # Deadlines (scorers/deadline.py): one scorer call, and the wait for any one model result. A late
-    # response is dead-lettered (reason deadline). The batch deadline must stay below
-    # kafka.max_poll_interval_ms (checked in config/settings.py).
+    # Deadlines (scorers/deadline.py): one scorer call (its CPU stages check it too; queued pairs expire with it),
+    # and the wait for any one model result. The consumer scores a late response again and dead-letters it
+    # (reason deadline) only when it is late alone, repeatedly (consumer.late_tries_alone). The batch deadline
+    # must stay below kafka.max_poll_interval_ms (checked in config/settings.py).
     batch_deadline_s: float = Field(120.0, gt=0)
     future_timeout_s: float = Field(60.0, gt=0)
