@@ -542,5 +542,46 @@ def _evidence_windows(data: list[dict]) -> str:
             f"the scores of the first verdict-rule run (scored at top_k 8 / pair_top 4, before the sentence premise).")
 
 
+
+# The judge for the uncertain band: what the small model gets right on what it is sure of, and what a judge would see.
+# A seeded sample of each dev set (WiCE's long pages: fewer), scored once; the table re-decides the saved verdicts.
+JUDGE_COVERAGE_RUN = ("mkdir -p build/judge && for sn in wice:100 begin:240 qags:240 halueval:240; do s=${sn%:*}; "
+                      "groundwatch convert --no-progress --dataset $s --limit ${sn#*:} --seed 0 -o build/judge/$s.jsonl "
+                      "&& groundwatch eval --no-progress -i build/judge/$s.jsonl --no-question-mode --resamples 100 "
+                      "--save-verdicts build/judge/$s-verdicts.jsonl > /dev/null || exit 1; done && "
+                      "python -m groundwatch.evaluation.judge_coverage --dir build/judge --note 'a seeded sample: "
+                      "groundwatch convert --seed 0 --limit 100 (WiCE) or 240 (the others)' "
+                      "--output docs/figures/judge-coverage.json")
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+@figure("judge-coverage", Source("docs/figures/judge-coverage.json", JUDGE_COVERAGE_RUN))
+def _judge_coverage(data: list[dict]) -> str:
+    d = data[0]
+    sets = d["sets"]
+    rows = []
+    for r in d["rows"]:
+        rep = r["report"]
+        band = "none (no judge)" if r["band"] is None else f"[{r['band'][0]:.2f}, {r['band'][1]:.2f})"
+        target = "-" if r["band"] is None else f"≤ {100 * r['target']:.0f}%"
+        rows.append([target, band, _percent(rep["claims_deferred"]), _percent(rep["responses_deferred"]),
+                     f"{rep['sure']} of {rep['responses']}", _ci(rep["balanced_accuracy"], rep.get("interval_95")),
+                     *("-" if r["sets"][s]["balanced_accuracy"] is None else f"{r['sets'][s]['balanced_accuracy']:.3f}"
+                       for s in sets)])
+    table = markdown_table(["claims deferred (calibration target)", "band of best entailment",
+                            "claims deferred (report half)", "responses deferred", "sure responses",
+                            "bal. acc. on the sure ones [95%]", *(f"{s}" for s in sets)], rows)
+    halves = d["halves"]
+    n = ", ".join(f"{s} {halves['report'][s]}" for s in sets)
+    scorer = d["scorer"]
+    return (f"{table}\n\nReport half: {n} responses ({d['note']}); bands chosen on the calibration half "
+            f"({sum(halves['calibration'].values())} responses) on a 0.05 grid around τe {scorer['tau_entailment']}; "
+            f"verdicts at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}, "
+            f"τc {scorer['tau_contradiction']}); intervals: response bootstrap, {d['resamples']} resamples. The per-set "
+            f"columns are the balanced accuracy on each set's sure responses.")
+
 if __name__ == "__main__":
     sys.exit(main())
