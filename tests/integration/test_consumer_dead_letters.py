@@ -160,10 +160,10 @@ def test_responses_over_the_claim_cap_or_failing_a_stage_are_dead_lettered_and_t
     # A stage that raises for one response only (as a tokenizer or guard bug would).
     original = running.scorer.pairs.submit
 
-    def submit(pairs):
+    def submit(pairs, expires_at=None):
         if any(premise.startswith("EXPLODE") for premise, _ in pairs):
             raise RuntimeError("pair submission broke")
-        return original(pairs)
+        return original(pairs, expires_at)
 
     monkeypatch.setattr(running.scorer.pairs, "submit", submit)
     try:
