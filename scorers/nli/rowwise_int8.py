@@ -3,16 +3,16 @@
 Every MatMul whose weight is a 2-D initializer becomes, in plain ONNX ops:
 
     lo, hi = ReduceMin(x, -1), ReduceMax(x, -1)         # this token's range only
-    scale  = max(hi - lo, eps) / 127
-    q      = Cast<uint8>(Round((x - lo) / scale))      # 0..127
-    y      = (Cast<float>(MatMulInteger(q, W_int8)) * scale) * w_scale + lo * colsum(W)
+    scale  = max(hi - lo, eps) / 255
+    q      = Cast<uint8>(Round((x - lo) / scale))      # 0..255
+    y      = (Cast<float>(MatMulInteger(q, W_u8, zero_point=128)) * scale) * w_scale + lo * colsum(W)
 
 The integer product is exact and every float op is elementwise or reduces along the row, so a
 pair's scores do not depend on its batch or padding (unlike DynamicQuantizeLinear: one scale per
-tensor). Activations take 7 bits, asymmetric: on AVX2 without VNNI ONNX Runtime multiplies
-uint8 x int8 with VPMADDUBSW, whose int16 pair sums saturate above 32767; 127 * 127 * 2 stays
-under it, so the result is the same exact integer on every x86 kernel. Weights keep 8 bits, one
-scale per output channel (exact for the compact int8 checkpoint).
+tensor). The weights are stored as uint8 (int8 + 128, one scale per output channel: exact for the
+compact int8 checkpoint) so ONNX Runtime takes its uint8 x uint8 kernel: on x86 without VNNI its
+uint8 x int8 kernel sums pairs with VPMADDUBSW into int16, which saturates for 8-bit activations
+(255 * 127 * 2 > 32767) and would need 7-bit activations, which cost too much agreement with fp32.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-LEVELS = 127.0  # 7-bit activations: see the docstring
+LEVELS = 255.0  # 8-bit activations
 EPS = 1e-8
 
 
@@ -53,7 +53,8 @@ def rows_int8(source: Path, target: Path, min_size: int = 4096) -> None:
     replaced = {id(node) for node, _ in matmuls}
     drop = {node.input[1] for node, _ in matmuls}
     constants = [numpy_helper.from_array(np.array(LEVELS, np.float32), "rows_int8_levels"),
-                 numpy_helper.from_array(np.array(EPS, np.float32), "rows_int8_eps")]
+                 numpy_helper.from_array(np.array(EPS, np.float32), "rows_int8_eps"),
+                 numpy_helper.from_array(np.array(128, np.uint8), "rows_int8_w_zero")]
     rewritten: dict[int, list] = {}
     for node, w in matmuls:
         p = node.name or node.output[0]
@@ -61,7 +62,8 @@ def rows_int8(source: Path, target: Path, min_size: int = 4096) -> None:
         w_scale = (np.maximum(np.abs(w).max(axis=0), 1e-12) / 127.0).astype(np.float32)
         q = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)
         colsum = (q.astype(np.float64).sum(axis=0) * w_scale).astype(np.float32)
-        constants += [numpy_helper.from_array(q, f"{p}_w_int8"), numpy_helper.from_array(w_scale, f"{p}_w_scale"),
+        u8 = (q.astype(np.int16) + 128).astype(np.uint8)  # with zero point 128: the same integers
+        constants += [numpy_helper.from_array(u8, f"{p}_w_u8"), numpy_helper.from_array(w_scale, f"{p}_w_scale"),
                       numpy_helper.from_array(colsum, f"{p}_w_colsum")]
         n = lambda op, ins, outs, **kw: helper.make_node(op, ins, outs, name=f"{p}_{outs[0].split('/')[-1]}", **kw)  # noqa: E731
         rewritten[id(node)] = [
@@ -74,7 +76,7 @@ def rows_int8(source: Path, target: Path, min_size: int = 4096) -> None:
             n("Div", [f"{p}/shifted", f"{p}/scale"], [f"{p}/scaled"]),
             n("Round", [f"{p}/scaled"], [f"{p}/rounded"]),
             n("Cast", [f"{p}/rounded"], [f"{p}/q"], to=TensorProto.UINT8),
-            n("MatMulInteger", [f"{p}/q", f"{p}_w_int8"], [f"{p}/acc"]),
+            n("MatMulInteger", [f"{p}/q", f"{p}_w_u8", "", "rows_int8_w_zero"], [f"{p}/acc"]),
             n("Cast", [f"{p}/acc"], [f"{p}/acc_f"], to=TensorProto.FLOAT),
             n("Mul", [f"{p}/acc_f", f"{p}/scale"], [f"{p}/row_scaled"]),
             n("Mul", [f"{p}/row_scaled", f"{p}_w_scale"], [f"{p}/product"]),
