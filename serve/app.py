@@ -47,7 +47,12 @@ def _error(status: int, error: str, message: str, request_id: str | None = None,
 
 
 class MalformedJson(ValueError):
-    """The body is not JSON (or nests deeper than the parser goes): 400."""
+    """The body is not JSON: 400."""
+
+
+class NestedTooDeep(ValueError):
+    """The body nests deeper than the JSON parser goes: 413, reason too_deep, like any record over
+    scorer.max_json_depth."""
 
 
 def _json(body: bytes):
@@ -56,7 +61,7 @@ def _json(body: bytes):
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise MalformedJson(f"body is not JSON: {exc}") from None
     except RecursionError:
-        raise MalformedJson("body is not JSON this parser can read: nested too deeply") from None
+        raise NestedTooDeep("body nests too deeply for the JSON parser") from None
 
 
 def _render(content, status: int) -> JSONResponse:
@@ -96,6 +101,10 @@ def create_app(service: CheckService, settings: ServeSettings, registry) -> Fast
     @app.exception_handler(MalformedJson)
     async def _malformed(request: Request, exc: MalformedJson):
         return _error(400, "malformed_json", str(exc))
+
+    @app.exception_handler(NestedTooDeep)
+    async def _too_deep(request: Request, exc: NestedTooDeep):
+        return _error(413, "too_large", str(exc), reason="too_deep")
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):

@@ -351,6 +351,8 @@ def test_a_record_over_a_scorer_limit_is_413_with_its_reason_and_an_invalid_one_
     r = client.post("/v1/check:batch", json={"responses": [RECORD, deep, {**RECORD, "answer": 5}]})
     assert [(x["status"], x.get("reason")) for x in r.json()["results"]] == [
         (200, None), (413, "too_deep"), (422, "schema")]
+    r = client.post("/v1/check", content=b'{"a":' * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and (r.json()["error"], r.json()["reason"]) == ("too_large", "too_deep")
 
 
 def test_a_response_over_a_scorer_cap_is_413_with_the_on_error_action():
