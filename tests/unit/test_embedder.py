@@ -50,3 +50,28 @@ def test_the_cache_returns_stored_vectors_in_input_order(embedder):
 def test_a_directory_without_the_model_is_refused(tmp_path):
     with pytest.raises(ModelLoadError, match="unreadable"):
         Embedder(tmp_path)
+
+
+def test_the_examples_passages_rank_as_with_sentence_transformers(embedder):
+    """Every answer sentence of examples/responses.jsonl ranks its passages in the same order by
+    cosine with our vectors as with sentence-transformers' (the evidence order of the embedding side)."""
+    import json
+    import re
+    from pathlib import Path
+
+    st = pytest.importorskip("sentence_transformers")
+    from groundwatch.scorers.base_model import minilm_dir
+
+    model = st.SentenceTransformer(str(minilm_dir()), device="cpu")
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl").read_text().splitlines()
+    compared = 0
+    for record in map(json.loads, lines):
+        passages = [p["text"] for p in record["passages"]]
+        claims = [s for s in re.split(r"(?<=[.!?])\s+", record["answer"]) if s]
+        ours = embedder.encode(claims) @ embedder.encode(passages).T
+        ref = model.encode(claims, batch_size=1, normalize_embeddings=True) @ model.encode(
+            passages, batch_size=1, normalize_embeddings=True).T
+        assert np.abs(ours - ref).max() < 1e-5
+        assert (np.argsort(-ours, axis=1, kind="stable") == np.argsort(-ref, axis=1, kind="stable")).all()
+        compared += len(claims)
+    assert compared > 100
