@@ -301,6 +301,30 @@ def _spread(verdicts: dict) -> str:
     return " / ".join(str(verdicts.get(v, 0)) for v in ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO"))
 
 
+CONTROLS = Source("docs/figures/controls-shipped.json",
+                  "groundwatch score --input examples/controls/responses.jsonl --output build/controls.jsonl "
+                  "--no-progress && python -m groundwatch.evaluation.controls build/controls.jsonl "
+                  "--output docs/figures/controls-shipped.json")
+
+
+@figure("controls", CONTROLS)
+def _controls(data: list[dict]) -> str:
+    report = data[0]
+    rows = [[family, row["claims"], row["SUPPORTED"], row["CONTRADICTED"], row["NOT_ENOUGH_INFO"]]
+            for family, row in report["families"].items()]
+    r, p = report["rewordings"], report["pairs"]
+    met = {"rewordings_supported_85": "85% of rewordings SUPPORTED",
+           "no_family_below_70": "no rewording family below 70%",
+           "rewordings_contradicted_at_most_2": "at most 2% of rewordings CONTRADICTED",
+           "pairs_not_supported_85": "85% of minimal pairs not SUPPORTED"}
+    targets = "; ".join(f"{text}: {'met' if report['targets'][key] else 'not met'}" for key, text in met.items())
+    return (markdown_table(["family", "claims", "SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO"], rows)
+            + f"\n\nModel {', '.join(f'`{m}`' for m in report['model'])}. Supported rewordings: "
+            f"{_share(r['supported'], r['claims'])} SUPPORTED, {_share(r['contradicted'], r['claims'])} "
+            f"CONTRADICTED (weakest family: {r['worst_family']}). Minimal pairs: "
+            f"{_share(p['not_supported'], p['claims'])} not SUPPORTED. Targets: {targets}.\n")
+
+
 @figure("guards-probe", GUARD_PROBE)
 def _guards_probe(data: list[dict]) -> str:
     d = data[0]
@@ -396,6 +420,29 @@ def _nli_options(data: list[dict]) -> str:
             f"{cpu['usable_cores']} cores ({', '.join(cpu['flags'])}).\n\n{tokenize}\n\nThe same {t['pairs']} pairs "
             f"through the pair scorer and the batcher, interleaved, median of {t['repeats']}; max \\|Δp\\| between "
             f"the two: {t['max_abs_prob_diff']:.1e}.")
+
+
+NLI_ROWS = Source("docs/figures/nli-rows-int8.json",
+                  "python -m groundwatch.training.ship --from-compact --precision fp32 --output build/nli/fp32 && "
+                  "groundwatch bench --paths nli_options --threads 1 --repeats 5 --pairs 96 --onnx-fp32 build/nli/fp32 "
+                  "--no-progress --output docs/figures/nli-rows-int8.json")
+
+
+@figure("nli-rows-int8", NLI_ROWS)
+def _nli_rows_int8(data: list[dict]) -> str:
+    bench = data[0]
+    o = bench["paths"]["nli_options"]
+    shipped = next(p for name, p in o["options"].items() if name.startswith("shipped"))
+    rows = [[f"`{name}`", f"{p['pairs_per_s'] / shipped['pairs_per_s']:.2f}", f"{p['argmax_agreement']:.3f}",
+             f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
+             "yes" if p["deterministic"] else "**no**"] for name, p in o["options"].items()]
+    cpu = bench["machine"]["cpu"]
+    table = markdown_table(["option", "speed vs shipped", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
+                            "batch-invariance max \\|Δp\\|", "deterministic"], rows)
+    return (f"{table}\n\nSpeed: ratio of pairs/s to the shipped model in one run, {o['pairs']} (passage, claim) pairs "
+            f"of `examples/`, one thread, the options interleaved, median of {o['repeats']}; agreement on the same "
+            f"pairs. {cpu['model']}, {cpu['usable_cores']} cores ({', '.join(cpu['flags'])}: no VNNI), shared "
+            f"with other work.")
 
 
 # --- issue 12: the verdict combiner and the evidence windows ------------------------------------------------
