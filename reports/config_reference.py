@@ -21,6 +21,7 @@ from pydantic import BaseModel, SecretStr
 from pydantic_core import PydanticUndefined
 
 from groundwatch.config.settings import Settings
+from groundwatch.scorers.files import output_path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "configuration.md"
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print("docs/configuration.md matches the settings classes")
         return 0
-    PAGE.write_text(text, encoding="utf-8")
+    output_path(PAGE).write_text(text, encoding="utf-8")
     print(f"wrote {PAGE.relative_to(ROOT)}")
     return 0
 
