@@ -422,29 +422,6 @@ def _nli_options(data: list[dict]) -> str:
             f"the two: {t['max_abs_prob_diff']:.1e}.")
 
 
-NLI_ROWS = Source("docs/figures/nli-rows-int8.json",
-                  "python -m groundwatch.training.ship --from-compact --precision fp32 --output build/nli/fp32 && "
-                  "groundwatch bench --paths nli_options --threads 1 --repeats 5 --pairs 96 --onnx-fp32 build/nli/fp32 "
-                  "--no-progress --output docs/figures/nli-rows-int8.json")
-
-
-@figure("nli-rows-int8", NLI_ROWS)
-def _nli_rows_int8(data: list[dict]) -> str:
-    bench = data[0]
-    o = bench["paths"]["nli_options"]
-    shipped = next(p for name, p in o["options"].items() if name.startswith("shipped"))
-    rows = [[f"`{name}`", f"{p['pairs_per_s'] / shipped['pairs_per_s']:.2f}", f"{p['argmax_agreement']:.3f}",
-             f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
-             "yes" if p["deterministic"] else "**no**"] for name, p in o["options"].items()]
-    cpu = bench["machine"]["cpu"]
-    table = markdown_table(["option", "speed vs shipped", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
-                            "batch-invariance max \\|Δp\\|", "deterministic"], rows)
-    return (f"{table}\n\nSpeed: ratio of pairs/s to the shipped model in one run, {o['pairs']} (passage, claim) pairs "
-            f"of `examples/`, one thread, the options interleaved, median of {o['repeats']}; agreement on the same "
-            f"pairs. {cpu['model']}, {cpu['usable_cores']} cores ({', '.join(cpu['flags'])}: no VNNI), shared "
-            f"with other work.")
-
-
 # --- issue 12: the verdict combiner and the evidence windows ------------------------------------------------
 
 VERDICT_RULE_RUN = ("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
