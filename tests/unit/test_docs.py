@@ -119,23 +119,32 @@ def _block(name: str) -> str:
     return m.group(1)
 
 
-def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
-    """The quick-start Python API example, run as a user runs it (the shipped model), from another folder."""
-    script = tmp_path / "example.py"
+def check_python_quickstart(python: Path, folder: Path) -> None:
+    """Run the quick-start Python API example with `python`, from `folder`; it must print what the README shows."""
+    script = folder / "example.py"
     script.write_text(_block("python"), encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    run = subprocess.run([str(python), str(script)], capture_output=True, text=True, cwd=folder, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout == _block("python-output"), f"paste the real output into quickstart:python-output:\n{run.stdout}"
 
 
+def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
+    """The quick-start Python API example, run as a user runs it (the shipped model), from another folder."""
+    check_python_quickstart(Path(sys.executable), tmp_path)
+
+
 def test_the_readme_explain_output_is_what_explain_prints(tmp_path):
     """The quick-start shell block (the record, score, explain), run in a scratch folder."""
+    check_shell_quickstart(Path(sys.executable).parent, tmp_path)
+
+
+def check_shell_quickstart(bin_dir: Path, folder: Path) -> None:
+    """Run the quick-start shell block (the record, score, explain) with `bin_dir`'s groundwatch, in `folder`."""
     shell = re.search(r"```bash\n(cat > answers\.jsonl <<'EOF'\n.*?\ngroundwatch explain r-1[^\n]*\n)```",
                       README.read_text(encoding="utf-8"), re.S)
     assert shell, "README has no quick-start shell block"
-    bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")  # this environment's groundwatch
-    run = subprocess.run(["bash", "-e", "-c", shell.group(1)], capture_output=True, text=True, cwd=tmp_path,
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")  # that environment's groundwatch
+    run = subprocess.run(["bash", "-e", "-c", shell.group(1)], capture_output=True, text=True, cwd=folder,
                          timeout=600, env=env)
     assert run.returncode == 0, run.stderr[-2000:]
     shown = _block("explain")
