@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from groundwatch.export.metrics_server import MetricsServer
+from groundwatch.scorers.identity import document_id
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, produce, produce_responses,
     response, settings_for, wait_until,
@@ -112,11 +113,22 @@ def test_rebalance_while_the_sink_is_down_hands_the_unwritten_batch_to_the_new_o
             if running is not None:
                 assert running.stop() == 0
 
-    ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
-    assert len(ids) == len(set(ids)) == 5
-    assert {i.split(":")[0] for i in ids} == {r["request_id"] for r in records}
+    docs = documents(opensearch_url, names.alias)
+    assert len({d["_id"] for d in docs}) == len(docs) == 5
+    assert all(d["_id"] == _id_of(d) for d in docs)
+    assert {_request_id_of(d) for d in docs} == {r["request_id"] for r in records}
     committed_by = [r for r in (first, second) if r.batches]
     assert sum(len(b) for r in committed_by for b in r.batches) == 5, "each message committed once"
+
+
+def _request_id_of(doc: dict) -> str:
+    return doc["request_id"]
+
+
+def _id_of(doc: dict) -> str:
+    """The id a verdict document must have: per app and tenant (groundwatch.scorers.identity)."""
+    metadata = doc.get("metadata") or {}
+    return document_id(metadata.get("app"), metadata.get("tenant"), doc["request_id"], doc["scorer_version"])
 
 
 def test_revoke_finishes_and_commits_the_batch_in_flight_when_the_sink_comes_back_in_time(
@@ -148,5 +160,6 @@ def test_revoke_finishes_and_commits_the_batch_in_flight_when_the_sink_comes_bac
 
     assert [m.offset() for b in first.batches for m in b.messages] == list(range(5)), "the first finished it"
     assert second.batches == [], "the new owner had nothing to replay"
-    ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
-    assert sorted(i.split(":")[0] for i in ids) == sorted(r["request_id"] for r in records)
+    docs = documents(opensearch_url, names.alias)
+    assert all(d["_id"] == _id_of(d) for d in docs)
+    assert sorted(_request_id_of(d) for d in docs) == sorted(r["request_id"] for r in records)
