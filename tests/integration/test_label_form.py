@@ -24,7 +24,7 @@ def _verdicts(path: Path) -> None:
                            timestamp="2025-01-10T10:00:00+00:00", app="shop" if i % 2 else "help",
                            severities=["high" if i % 4 == 0 else "normal"])
         doc["passages"] = [{"id": "p0", "text": "Refunds are accepted within 30 days. Shipping is free over $50."}]
-        doc["claims"][0]["text"] = "Refunds are accepted within 30 days." if i % 3 == 0 else "Shipping costs $9."
+        doc["claims"][0]["text"] = "Refunds are accepted within 30 days." if i % 3 == 0 else "Shipping costs $50."
         doc["claims"][0]["evidence_sentences"] = [{"passage_id": "p0", "start": 0, "end": 36,
                                                    "text": "Refunds are accepted within 30 days."}]
         rows.append(json.dumps(doc))
