@@ -85,13 +85,24 @@ def test_a_call_within_the_deadline_is_not_a_stall():
     service.close()
 
 
-@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000])
+@pytest.mark.parametrize("body", [b"{not json", b"\xff\xfe"])
 def test_malformed_json_is_400_with_a_json_body(body):
     client, service, scorer = _client()
     for path in ("/v1/check", "/v1/check:batch"):
         r = client.post(path, content=body, headers={"content-type": "application/json"})
         assert r.status_code == 400, (path, r.text)
         assert r.json()["error"] == "malformed_json" and r.json()["request_id"] is None
+    assert scorer.calls == []
+    service.close()
+
+
+def test_json_nested_past_the_limit_is_413_too_deep():
+    """Nesting depth is a limit checked before any work, like size: 413 with its reason, not a parse error."""
+    client, service, scorer = _client()
+    for path in ("/v1/check", "/v1/check:batch"):
+        r = client.post(path, content=b"[" * 100_000 + b"]" * 100_000, headers={"content-type": "application/json"})
+        assert r.status_code == 413, (path, r.text)
+        assert r.json()["reason"] == "too_deep" and r.json()["request_id"] is None
     assert scorer.calls == []
     service.close()
 
