@@ -89,24 +89,13 @@ def opensearch_settings(args):
 
 
 def build_scorer(settings: Settings, **kwargs):
+    """The Python API's scorer (groundwatch.api.build_scorer), after checking the model directory."""
     from groundwatch.scorers.nli.factory import check_model_dir
-    from groundwatch.scorers.pipeline import Scorer
-    from groundwatch.scorers.policy import ActionPolicy
 
     check_model_dir(settings.scorer.model_dir, settings.scorer.backend)  # before the pipeline's imports
+    from groundwatch.api import build_scorer as api_build_scorer
 
-    if settings.policy.enabled:
-        kwargs.setdefault("policy", ActionPolicy(settings.policy))
-    if settings.corpus.enabled:  # per-claim lookups in the knowledge base (off by default)
-        from groundwatch.recall_probe.corpus import build_corpus
-
-        kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
-        kwargs.setdefault("corpus_settings", settings.corpus)
-    if settings.judge.enabled:  # the LLM judge for the uncertain band (off by default)
-        from groundwatch.scorers.judge.judge import Judge
-
-        kwargs.setdefault("judge", Judge.from_settings(settings.judge, settings.redaction))
-    return Scorer.from_config(settings.scorer, **kwargs)
+    return api_build_scorer(settings, **kwargs)
 
 
 def read_responses(path: str | Path, settings: Settings | None = None
