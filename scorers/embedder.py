@@ -23,7 +23,7 @@ import numpy as np
 
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.errors import ModelLoadError
-from groundwatch.scorers.nli.threads import cpu_budget
+from groundwatch.scorers.nli.threads import deterministic_session_options
 
 log = get_logger(__name__)
 
@@ -49,13 +49,7 @@ class Embedder:
         self.dimension = int(settings["dimension"])
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(int(settings["max_seq_length"]))
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # The CPUs this process may run on (affinity, cgroup quota), not the host's core count.
-        budget = cpu_budget()
-        options.intra_op_num_threads = threads or budget.threads
-        options.inter_op_num_threads = 1
-        options.use_deterministic_compute = True
+        options, budget = deterministic_session_options(threads)
         # The CPU always, also in the CUDA image: every image ranks evidence with the same vectors.
         self._session = ort.InferenceSession(str(self.model_dir / MODEL_FILE), options,
                                              providers=["CPUExecutionProvider"])

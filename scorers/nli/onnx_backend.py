@@ -11,7 +11,7 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
 from groundwatch.scorers.nli.quantize import INT8_COMPUTE
-from groundwatch.scorers.nli.threads import cpu_budget
+from groundwatch.scorers.nli.threads import deterministic_session_options
 
 log = get_logger(__name__)
 CUDA = "CUDAExecutionProvider"
@@ -41,16 +41,8 @@ class OnnxBackend(NLIBackend):
         if not path.exists():
             raise ModelLoadError(f"{path} does not exist")
         self.precision = _precision(self.model_dir)
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # One session serves every batch: use the CPUs this process may run on (affinity and cgroup
-        # quota, scorers/nli/threads.py), not the host's core count: no oversubscription.
-        budget = cpu_budget()
-        options.intra_op_num_threads = threads or budget.threads
-        options.inter_op_num_threads = 1
-        # Same input, same output on every run (kernels with a nondeterministic reduction are avoided).
-        # Batch invariance comes from the model, not from this: see scorers/nli/quantize.py.
-        options.use_deterministic_compute = True
+        # One session serves every batch, sized to the CPUs this process may run on.
+        options, budget = deterministic_session_options(threads)
         config = dict(INT8_COMPUTE) if self.precision == "int8-weights" else {}
         config.update(session_config or {})
         for key, value in config.items():

@@ -65,3 +65,18 @@ def cpu_budget(root: Path = CGROUP) -> CpuBudget:
     if quota is not None and max(1, math.floor(quota)) < threads:
         threads, source = max(1, math.floor(quota)), quota_source
     return CpuBudget(max(1, threads), affinity, quota, source)
+
+
+def deterministic_session_options(threads: int | None = None):
+    """ONNX Runtime options both models use: full graph optimisation, one inter-op thread, intra-op
+    threads from `threads` or the CPU budget (not the host's core count), deterministic kernels.
+    Returns (options, the budget they were sized from)."""
+    import onnxruntime as ort
+
+    budget = cpu_budget()
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads or budget.threads
+    options.inter_op_num_threads = 1
+    options.use_deterministic_compute = True  # batch invariance comes from the model, see quantize.py
+    return options, budget
