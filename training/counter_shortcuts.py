@@ -10,7 +10,9 @@ negation or with a differently written number (entailment), next to minimal pair
   "is not open" (contradicted), so both the antonym and the negation appear under both labels; for prefixed
   pairs the entailed one is a double negation ("is visible" -> "is not invisible").
 - quantities: "3 cm" -> "30 mm" (entailed, the same amount in another unit), "90 mm" (contradicted, a wrong
-  conversion); "6 cases" -> "six cases" (entailed), "four cases" (contradicted).
+  conversion); "6 cases" -> "six cases" (entailed), "four cases" (contradicted). Bounds keep both number cues
+  under both labels: "less than 90 mm" (entailed, a different number) and "more than 30 mm" (contradicted,
+  the same amount rewritten), each comparison drawn at random so neither direction pairs with one label.
 - conjunctions: "X and Y are" -> "both X and Y are" (entailed), "only X is" (contradicted).
 - computed values (templates over subjects taken from the mix): parts and their total, a change between two
   values and its percentage, a time range and its duration, 12-hour and 24-hour clock times.
@@ -107,8 +109,23 @@ def _format(value: Fraction) -> str | None:
     return None
 
 
+def bound_pairs(premise: str, sentence: str, span: tuple[int, int], same: str, wrong: str, lower: str | None,
+                unit: str, rng: random.Random, source: str) -> list[Pair]:
+    """A bound the amount meets (entailed, another number) and one it misses (contradicted, the same number).
+
+    `same` is the amount rewritten, `wrong` a larger one, `lower` a smaller one (or None)."""
+    less, more = ("fewer than", "more than") if not unit else ("less than", "more than")
+    head, tail = sentence[:span[0]], sentence[span[1]:]
+    unit = f" {unit}" if unit else ""
+    met = [f"{less} {wrong}"] + ([f"{more} {lower}"] if lower else [])
+    missed = [f"{less} {same}", f"{more} {same}"]
+    return [Pair(premise, head + rng.choice(met) + unit + tail, ENT, source),
+            Pair(premise, head + rng.choice(missed) + unit + tail, CON, source)]
+
+
 def quantity_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair]:
-    """The same amount in another unit (entailed), a wrong conversion (contradicted), a number in words."""
+    """The same amount in another unit (entailed), a wrong conversion (contradicted), a number in words, and
+    bounds around the amount (see `bound_pairs`)."""
     out = []
     m = _UNIT_NUMBER.search(sentence)
     if m:
@@ -122,10 +139,13 @@ def quantity_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair
                 continue
             wrong = _format(Fraction(same.replace(",", "")) * rng.choice([2, 3, 10]) if same else Fraction(0))
             if same and wrong and wrong != same:
+                half = Fraction(same.replace(",", "")) / 2
+                lower = _format(half) if half >= 1 else None
                 out.append(Pair(premise, sentence[:m.start()] + f"{same} {other}" + sentence[m.end():], ENT,
                                 "counter_quantity"))
                 out.append(Pair(premise, sentence[:m.start()] + f"{wrong} {other}" + sentence[m.end():], CON,
                                 "counter_quantity"))
+                out += bound_pairs(premise, sentence, m.span(), same, wrong, lower, other, rng, "counter_quantity")
             break
     n = _SMALL_NUMBER.search(sentence)
     if n and not out:
@@ -134,6 +154,11 @@ def quantity_pairs(premise: str, sentence: str, rng: random.Random) -> list[Pair
         in_words = sentence[:n.start()] + WORD_NUMBERS[number] + sentence[n.end():]
         out.append(Pair(premise, in_words, ENT, "counter_quantity"))
         out.append(Pair(premise, sentence[:n.start()] + wrong + sentence[n.end():], CON, "counter_quantity"))
+        larger = [w for k, w in WORD_NUMBERS.items() if k > number]
+        smaller = [w for k, w in WORD_NUMBERS.items() if k < number]
+        if larger:
+            out += bound_pairs(premise, sentence, n.span(), WORD_NUMBERS[number], rng.choice(larger),
+                               rng.choice(smaller) if smaller else None, "", rng, "counter_quantity")
     return out
 
 

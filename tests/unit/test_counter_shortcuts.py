@@ -89,14 +89,18 @@ def test_antonym_recipe_leaves_non_predicates_alone(sentence):
 def test_the_same_amount_in_another_unit_is_entailed_and_a_wrong_conversion_contradicted():
     sentence = "The cable is 3 cm thick."
     got = cs.quantity_pairs(sentence, sentence, random.Random(0))
-    assert [p.label for p in got] == [ENT, CON]
+    assert [p.label for p in got] == [ENT, CON, ENT, CON]
     assert got[0].hypothesis == "The cable is 30 mm thick."
     assert got[1].hypothesis != got[0].hypothesis and got[1].hypothesis.endswith("mm thick.")
+    # bounds: one the amount meets, with another number; one it misses, with the same number
+    assert got[3].hypothesis in ("The cable is more than 30 mm thick.", "The cable is less than 30 mm thick.")
+    assert re.fullmatch(r"The cable is (less than \d+|more than 15) mm thick\.", got[2].hypothesis)
 
 
 def test_a_count_in_words_is_entailed_but_not_a_date():
     got = _hyps(cs.quantity_pairs("x", "There were 6 confirmed cases.", random.Random(0)))
-    assert got["There were six confirmed cases."] == ENT and sorted(got.values()) == [ENT, CON]
+    assert got["There were six confirmed cases."] == ENT and sorted(got.values()) == [ENT, ENT, CON, CON]
+    assert sum(h.startswith(("There were fewer than six", "There were more than six")) for h in got) == 1
     assert cs.quantity_pairs("x", "As of 20 March the office reopened.", random.Random(0)) == []
 
 
