@@ -42,6 +42,10 @@ class ScorerConfig(BaseModel):
     pair_top: int = Field(3, ge=0)
     # Also score the claim against its best-aligned sentence of the top chunks, alone (support only).
     sentence_premise: bool = True
+    # Evidence cascade (scorers/cascade.py): score each claim's single chunks and sentence premise first, and its
+    # joined pairs only when those leave the claim open (no premise entails or contradicts it). Off: every premise
+    # of every claim is scored. The combiner rule reads the joined pairs' scores, so under it they are always scored.
+    evidence_cascade: bool = True
     # claim: re-rank the chunks per claim (default); question: reuse the retriever's
     # passage order for every claim (the baseline `groundwatch eval` compares against).
     evidence_mode: Literal["claim", "question"] = "claim"
@@ -88,6 +92,11 @@ class ScorerConfig(BaseModel):
     max_claims: int = Field(128, ge=1)
     max_chunks: int = Field(1000, ge=1)
     max_pairs: int = Field(1024, ge=1)
+    # Model inputs per response before inference: a premise longer than the model window is one input per token
+    # window, so one huge passage can cost thousands under few pairs. Counted over every candidate premise (the
+    # joined pairs included, whether or not the cascade scores them); over it, the response is dead-lettered
+    # (reason too_many_windows).
+    max_windows: int = Field(1024, ge=1)
     # Deadlines (scorers/deadline.py): one scorer call (its CPU stages check it too; queued pairs expire with it),
     # and the wait for any one model result. The consumer scores a late response again and dead-letters it
     # (reason deadline) only when it is late alone, repeatedly (consumer.late_tries_alone). The batch deadline

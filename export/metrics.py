@@ -29,7 +29,7 @@ SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # Known (stage, reason) pairs of dead letters, present at 0 from the start. "score" reasons are
 # the scorer's stage that failed (scorers/errors.py ScoringError) or the cap or deadline exceeded.
 SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
-                 "too_many_claims", "too_many_chunks", "too_many_pairs", "deadline", "score")
+                 "too_many_claims", "too_many_chunks", "too_many_pairs", "too_many_windows", "deadline", "score")
 RESPONSE_VERDICTS = ("all_supported", "has_unsupported")
 SEVERITIES = ("high", "normal")  # scorers/severity.py
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")

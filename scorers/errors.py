@@ -19,7 +19,7 @@ class ScoringError(RuntimeError):
 
     stage: claims | embed | evidence | limits | pairs | conflicts | inference | verdict | deadline (or "score"
     when unknown); reason: the stage, or for limits and deadlines what was exceeded
-    (too_many_claims, too_many_chunks, too_many_pairs, deadline). `error_class` names the exception behind it.
+    (too_many_claims, too_many_chunks, too_many_pairs, too_many_windows, deadline). `error_class` names the exception behind it.
     """
 
     def __init__(self, message: str, stage: str = "score", reason: str | None = None,

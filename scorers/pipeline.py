@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.cascade import settled, single_premises
 from groundwatch.scorers.checks import cited_ids_for, run_checks
 from groundwatch.scorers.chunking import Chunk, chunk_passages
 from groundwatch.scorers.claims import Claim, ClaimCache, cited_markers, given_claims
@@ -46,6 +47,7 @@ from groundwatch.scorers.sentence_premise import sentence_candidate
 from groundwatch.scorers.severity import severity
 from groundwatch.scorers.thresholds import Thresholds
 from groundwatch.scorers.version import scorer_version
+from groundwatch.scorers.window_cap import windows_over
 from groundwatch.scorers.yes_no import answered_statement
 
 StageTimer = Callable[[str, float], None]
@@ -62,7 +64,17 @@ class _PreparedClaim:
     # (scorers.guards.arithmetic.operand_form), or None
     nli_text: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
+    # positions in `candidates` submitted to the model so far, and their futures, in submission order
+    ranks: list[int] = field(default_factory=list)
     futures: list[Future] = field(default_factory=list)
+
+    @property
+    def hypothesis(self) -> str:
+        return self.nli_text or self.claim.text
+
+    def scored(self) -> list[tuple[int, Future]]:
+        """(position, future) of every submitted premise, in the candidates' order."""
+        return sorted(zip(self.ranks, self.futures), key=lambda pair: pair[0])
 
 
 @dataclass
@@ -100,6 +112,8 @@ class Scorer:
                                       config.max_wait_ms, on_batch=on_batch)
         self.pairs = PairScorer(backend, self.batcher, self.model)
         self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
+        # The combiner reads the joined pairs' scores, so it always gets them (scorers/cascade.py).
+        self.cascade = config.evidence_cascade and self.combiner is None
         self._claims = ClaimCache()
         self._timer = stage_timer or (lambda stage, seconds: None)
         self.policy = policy  # decides each verdict's action (scorers/policy.py); None: no action recorded
@@ -211,6 +225,11 @@ class Scorer:
             else:
                 c.candidates = index.candidates(c.claim.text, self.config.top_k, self.config.pair_top,
                                                 self.config.rrf_k)
+        # The caps once before the sentence premises: aligning a huge passage's sentences is itself costly.
+        self._check_pairs(prepared)
+        for c in prepared.claims:
+            if c.skip_reason is not None:
+                continue
             if self.config.sentence_premise:
                 sentence = sentence_candidate(c.claim.text, c.candidates)
                 if sentence is not None:
@@ -223,8 +242,10 @@ class Scorer:
             return None
         return self.combiner.supported(claim_features(claim, evidence, checks, passages))
 
-    def _guards(self, c: _PreparedClaim, evidence: list[Evidence], contexts: dict[str, str]):
-        """Evidence sentences of the deciding chunk, and the polarity and dropped-condition guards."""
+    def _guards(self, c: _PreparedClaim, evidence: list[Evidence], premises: list[Candidate],
+                contexts: dict[str, str]):
+        """Evidence sentences of the deciding chunk, and the polarity and dropped-condition guards;
+        `premises` are the candidates `evidence` scored, in its order."""
         start = time.perf_counter()
         chunks = ()
         if evidence:  # the premise that decides: best contradiction if it beats the best entailment
@@ -232,7 +253,7 @@ class Scorer:
             best_c = max(range(len(evidence)), key=lambda n: (evidence[n].contradiction, -n))
             if evidence[best_c].contradiction > evidence[deciding].entailment:
                 deciding = best_c
-            chunks = c.candidates[deciding].chunks
+            chunks = premises[deciding].chunks
         top = [cand.chunks[0] for cand in c.candidates if cand.kind == "chunk"]
         guarded = guard_claim(c.claim.text, chunks, top, contexts, self.config.guards)
         self._guard_seconds += time.perf_counter() - start
@@ -248,13 +269,9 @@ class Scorer:
                                            reason=c.skip_reason))
                 continue
             deadline.check("verdict")
-            evidence = []
-            for rank, (cand, fut) in enumerate(zip(c.candidates, c.futures)):
-                s = self._result(fut, deadline)
-                evidence.append(Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
-                                         round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
-                                         round(cand.retrieval_score, 4), cand.kind, rank))
-            guarded = self._guards(c, evidence, contexts)
+            scored = c.scored()
+            evidence = [self._evidence(c.candidates[rank], self._result(fut, deadline), rank) for rank, fut in scored]
+            guarded = self._guards(c, evidence, [c.candidates[rank] for rank, _ in scored], contexts)
             checks = c.checks + [to_check(r) for r in guarded.results if recorded(r)]
             verdict, flags = decide(evidence, checks, self.thresholds,
                                     self._supported(c.claim.text, evidence, checks, contexts))
@@ -282,17 +299,46 @@ class Scorer:
     # -- limits -----------------------------------------------------------------
 
     def _check_pairs(self, prepared: _Prepared) -> None:
-        pairs = sum(len(c.candidates) for c in prepared.claims)
-        if pairs > self.config.max_pairs:
-            raise ScoringError(f"{pairs} claim-evidence pairs, more than scorer.max_pairs "
+        """scorer.max_pairs and scorer.max_windows over every candidate, whether the cascade scores it or not."""
+        pairs = [(cand.text, c.hypothesis) for c in prepared.claims for cand in c.candidates]
+        if len(pairs) > self.config.max_pairs:
+            raise ScoringError(f"{len(pairs)} claim-evidence pairs, more than scorer.max_pairs "
                                f"({self.config.max_pairs})", "limits", "too_many_pairs")
+        windows = windows_over(self.backend.encoder, pairs, self.config.max_windows)
+        if windows is not None:
+            raise ScoringError(f"{windows} model windows, more than scorer.max_windows "
+                               f"({self.config.max_windows})", "limits", "too_many_windows")
+
+    def _submit(self, c: _PreparedClaim, ranks: list[int], deadline: Deadline) -> None:
+        # Pairs expire with the deadline: the batcher drops them unscored once nobody waits for them.
+        if ranks:
+            c.ranks += ranks
+            c.futures += self.pairs.submit([(c.candidates[i].text, c.hypothesis) for i in ranks],
+                                           expires_at=deadline.ends_at())
 
     def _submit_pairs(self, prepared: _Prepared, deadline: Deadline) -> None:
-        # Pairs expire with the deadline: the batcher drops them unscored once nobody waits for them.
+        """Every premise of every claim; with the cascade, the single premises only."""
         for c in prepared.claims:
-            if c.candidates:
-                c.futures = self.pairs.submit([(cand.text, c.nli_text or c.claim.text) for cand in c.candidates],
-                                              expires_at=deadline.ends_at())
+            self._submit(c, single_premises(c.candidates) if self.cascade else list(range(len(c.candidates))),
+                         deadline)
+
+    def _submit_joined(self, prepared: _Prepared, deadline: Deadline) -> None:
+        """The cascade's second stage: the joined pairs of the claims their single premises leave open."""
+        for c in prepared.claims:
+            rest = [i for i in range(len(c.candidates)) if i not in c.ranks]
+            if not rest:
+                continue
+            evidence = [self._evidence(c.candidates[rank], self._result(fut, deadline), rank)
+                        for rank, fut in c.scored()]
+            if not settled(evidence, c.checks, self.thresholds):
+                self._submit(c, rest, deadline)
+
+    @staticmethod
+    def _evidence(cand: Candidate, s, rank: int) -> Evidence:
+        """A scored premise as recorded; `rank` is its position among the claim's candidates, scored or not."""
+        return Evidence([ch.passage_id for ch in cand.chunks], [ch.offsets for ch in cand.chunks],
+                        round(s.entailment, 4), round(s.neutral, 4), round(s.contradiction, 4),
+                        round(cand.retrieval_score, 4), cand.kind, rank)
 
     @staticmethod
     def _result(future: Future, deadline: Deadline):
@@ -355,6 +401,8 @@ class Scorer:
                 conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
 
             self._each(prepared, "conflicts", submit_conflicts)
+        if self.cascade:  # one response at a time: its pairs queue while later responses' singles are scored
+            self._each(prepared, "pairs", lambda p: self._submit_joined(p, deadline))
         scored_at = datetime.now(timezone.utc).isoformat()
         out: list[ResponseVerdict | ScoringError] = []
         for p in prepared:

@@ -27,7 +27,7 @@ OPERATIONAL = frozenset({
     "model_dir", "backend", "providers", "threads",  # the model hash covers which model runs
     "combiner_path",  # the combiner's content is hashed instead of its path
     "max_batch_tokens", "max_batch_size", "max_wait_ms", "max_passages", "max_record_bytes",
-    "max_claims", "max_pairs", "batch_deadline_s", "future_timeout_s", "store_passages",
+    "max_claims", "max_pairs", "max_windows", "batch_deadline_s", "future_timeout_s", "store_passages",
     "max_json_depth", "max_answer_chars", "max_passage_chars", "max_claim_chars", "max_chunks",
 })
 DIGITS = 10

@@ -1,0 +1,46 @@
+"""The evidence cascade: each claim's single premises first, its joined pairs only where they leave it open.
+
+A joined pair (two of the top chunks as one premise, scorers/retrieval.py) is the longest input a claim
+has, and it earns its cost where support is split across two chunks: where no single chunk and no
+sentence premise decides the claim. So the pipeline scores the single chunks and the sentence premise
+first (`single_premises`), and the joined pairs only of the claims that evidence leaves open (`settled`).
+
+A claim is settled, and its pairs are not scored, when:
+- a failed check carries a verified mismatch: decide() makes it CONTRADICTED whatever any premise says;
+- the model contradicts it on a single premise (contradiction first, as in decide()): a pair could only
+  undo that with an entailment above the contradiction of the chunk it contains;
+- a single premise entails it and none reaches the contradiction threshold: a pair could only turn it
+  CONTRADICTED with a contradiction that beats that entailment. Where some premise already contradicts
+  above its threshold, the pairs are scored, so contradiction first still sees them.
+Every other claim (NOT_ENOUGH_INFO on its single premises) gets its pairs scored, and its verdict is the
+one the full set of premises gives.
+"""
+
+from __future__ import annotations
+
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.guards.mismatch import verified
+from groundwatch.scorers.records import Check, Evidence, Verdict
+from groundwatch.scorers.retrieval import Candidate
+from groundwatch.scorers.thresholds import Thresholds
+
+
+def single_premises(candidates: list[Candidate]) -> list[int]:
+    """Positions of the candidates scored first: every premise but the joined pairs."""
+    return [i for i, cand in enumerate(candidates) if cand.kind != "pair"]
+
+
+def settled(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds) -> bool:
+    """Whether the joined pairs can be left unscored: the single premises' `evidence` (and the claim's
+    checks) already give the verdict the pairs could only change by outscoring what is there."""
+    if any(not c.passed and verified(c.found) for c in checks):
+        return True
+    if not evidence:
+        return False
+    verdict, _ = decide(evidence, [], thresholds)
+    if verdict is Verdict.CONTRADICTED:
+        return True
+    if verdict is Verdict.SUPPORTED:
+        return not any(e.kind != "sentence" and e.contradiction >= thresholds.contradiction(e.retrieval_score)
+                       for e in evidence)
+    return False
