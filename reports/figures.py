@@ -37,6 +37,10 @@ BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!--
 class Source:
     path: str      # repository-relative saved report file
     command: str   # the command that writes it, run from the repository root
+    kept: bool = False  # a measurement that cannot be rerun (a previous model): `command` says where it came from
+
+    def provenance(self) -> str:
+        return f"`{self.path}`, " + (f"kept: {self.command}" if self.kept else f"written by `{self.command}`")
 
 
 @dataclass(frozen=True)
@@ -74,9 +78,9 @@ def render_block(name: str, root: Path = ROOT) -> str:
     fig = FIGURES[name]
     data = [json.loads((root / s.path).read_text(encoding="utf-8")) for s in fig.sources]
     if len(fig.sources) == 1:
-        provenance = f"_Source: `{fig.sources[0].path}`, written by `{fig.sources[0].command}`._"
+        provenance = f"_Source: {fig.sources[0].provenance()}._"
     else:
-        provenance = "_Sources:_\n" + "\n".join(f"- `{s.path}`, written by `{s.command}`" for s in fig.sources)
+        provenance = "_Sources:_\n" + "\n".join(f"- {s.provenance()}" for s in fig.sources)
     where = fig.measured(data) if fig.measured else None
     if where:
         provenance = f"_Measured {where}._\n\n{provenance}"
@@ -117,7 +121,7 @@ def stale(root: Path = ROOT) -> list[str]:
 
 def rerun(names: list[str], root: Path = ROOT) -> None:
     """Run the commands behind these figures, in order, each command once (figures may share a source)."""
-    commands = list(dict.fromkeys(s.command for name in names for s in FIGURES[name].sources))
+    commands = list(dict.fromkeys(s.command for name in names for s in FIGURES[name].sources if not s.kept))
     # `groundwatch` and `python` resolve to this interpreter's environment (.venv/bin), activated or not.
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     for command in commands:
@@ -606,6 +610,80 @@ def _judge_coverage(data: list[dict]) -> str:
             f"verdicts at the shipped thresholds ({scorer['threshold_mode']} τe {scorer['tau_entailment']}, "
             f"τc {scorer['tau_contradiction']}); intervals: response bootstrap, {d['resamples']} resamples. The per-set "
             f"columns are the balanced accuracy on each set's sure responses.")
+
+
+PREVIOUS = "docs/figures/previous-model"
+PREVIOUS_RUN = ("measured with the previous default model (nli-minilm-int8-weights@16b32835d8e2) by the command "
+                "of `docs/figures/{name}.json`")
+
+
+def _previous(name: str) -> Source:
+    return Source(f"{PREVIOUS}/{name}.json", PREVIOUS_RUN.format(name=name), kept=True)
+
+
+def _rate(n: int, total: int) -> str:
+    return f"{n} of {total} ({100 * n / max(total, 1):.0f}%)"
+
+
+def _contradicted_precision(three_way: dict) -> str:
+    """CONTRADICTED precision on the claims with three-way labels (matrix rows: gold, columns: verdict)."""
+    column = three_way["labels"].index("contradicted")
+    said = sum(row[column] for row in three_way["matrix"])
+    right = three_way["matrix"][column][column]
+    return f"{right} of {said}" if said else "none said"
+
+
+def _dev_rows(report: dict) -> dict[str, str]:
+    labelled = report["labelled"]
+    head, ci = labelled["headline"], labelled["headline"]["interval_95"]
+    rows = {"dev report half, recall on supported claims (pooled)": f"{head['specificity']:.3f}",
+            "dev report half, balanced accuracy (pooled) [95%]":
+                f"{head['balanced_accuracy']:.3f} [{ci['balanced_accuracy'][0]:.3f}, {ci['balanced_accuracy'][1]:.3f}]"}
+    for rule in labelled["verdict_rules"]:
+        if rule["rule"] == "threshold" and rule["group"].startswith("set:"):
+            low, high = rule["interval_95"]["balanced_accuracy"]
+            rows[f"dev report half, balanced accuracy, {rule['group'][4:]} [95%]"] = (
+                f"{rule['balanced_accuracy']:.3f} [{low:.3f}, {high:.3f}]")
+    rows["CONTRADICTED precision, three-way labelled claims"] = _contradicted_precision(labelled["three_way"])
+    return rows
+
+
+def _false_alarm_rows(controls: dict, examples: dict, dev: dict, probe: dict) -> dict[str, str]:
+    r, p = controls["rewordings"], controls["pairs"]
+    rows = {"control rewordings SUPPORTED": _rate(r["supported"], r["claims"]),
+            "control rewordings CONTRADICTED": _rate(r["contradicted"], r["claims"]),
+            "weakest rewording family SUPPORTED":
+                f"{r['worst_family']} {100 * r['worst_family_supported_share']:.0f}%",
+            "control minimal pairs not SUPPORTED": _rate(p["not_supported"], p["claims"]),
+            "examples agreeing with the expected verdicts": f"{examples['claims_agree']} of {examples['claims']}"}
+    rows |= _dev_rows(dev)
+    for name, family in probe["by_family"].items():
+        on = family["guards-on"]["verdicts"]
+        not_supported = family["claims"] - on.get("SUPPORTED", 0)
+        rows[f"guard probe `{name}`: not SUPPORTED (CONTRADICTED)"] = (
+            f"{not_supported} of {family['claims']} ({on.get('CONTRADICTED', 0)})")
+    return rows
+
+
+FALSE_ALARM_TARGETS = {
+    "control rewordings SUPPORTED": "≥ 85%", "control rewordings CONTRADICTED": "≤ 2%",
+    "weakest rewording family SUPPORTED": "≥ 70%", "control minimal pairs not SUPPORTED": "≥ 85%",
+    "examples agreeing with the expected verdicts": "≥ 129", "dev report half, recall on supported claims (pooled)":
+        "≥ 0.865", "dev report half, balanced accuracy (pooled) [95%]": "higher"}
+
+
+@figure("false-alarms", _previous("controls-shipped"), _previous("examples-agreement"),
+        _previous("verdict-rule-report"), _previous("guards-probe"), CONTROLS, EXAMPLES_AGREEMENT,
+        Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN), GUARD_PROBE)
+def _false_alarms(data: list[dict]) -> str:
+    before, after = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
+    rows = [[measure, before.get(measure, "-"), after.get(measure, "-"), FALSE_ALARM_TARGETS.get(measure, "")]
+            for measure in dict.fromkeys([*before, *after])]
+    models = f"`{data[2]['model']}` before, `{data[6]['model']}` after"
+    return (markdown_table(["measure", "before", "after", "target"], rows)
+            + f"\n\nModels: {models}. Dev figures: the report half at the thresholds calibrated on the calibration "
+            "half for each model; a guard-probe family should keep its share of not-SUPPORTED claims.\n")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,7 +22,19 @@ def test_every_block_names_a_registered_figure_and_every_figure_is_shown():
 def test_every_source_file_is_committed_and_named_in_its_command(name):
     for source in FIGURES[name].sources:
         assert (ROOT / source.path).is_file(), source.path
-        assert source.path in source.command, "the command must write the file the figure reads"
+        if source.kept:  # a previous model's measurement: it names the command that measured it
+            assert "`docs/figures/" in source.command, source.command
+        else:
+            assert source.path in source.command, "the command must write the file the figure reads"
+
+
+def test_a_kept_source_says_so_and_is_never_rerun(monkeypatch, tmp_path):
+    (tmp_path / "n.json").write_text('{"n": 3}')
+    kept = Source("n.json", "measured with the old model by the command of `docs/figures/n.json`", kept=True)
+    monkeypatch.setitem(FIGURES, "n", Figure("n", (kept,), lambda data: str(data[0]["n"])))
+    assert "_Source: `n.json`, kept: measured with the old model" in figures.render_block("n", tmp_path)
+    monkeypatch.setattr(figures.subprocess, "run", lambda *a, **k: pytest.fail("a kept source was rerun"))
+    figures.rerun(["n"], tmp_path)
 
 
 def test_update_rewrites_only_between_the_markers(tmp_path, monkeypatch):
