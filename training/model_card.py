@@ -74,7 +74,29 @@ RECIPES = {
     "synthetic_padding": "premise buried among 1–3 unrelated premises, label kept (RAG chunks look like this)",
     "synthetic_split": "conjunction of two hypotheses: both premises → entailment; one premise → neutral",
     "synthetic_copy": "a premise sentence verbatim → entailment (so edits, not copying, carry the signal)",
+    "counter_antonym": "an adjective rewritten as its negated antonym ('is open' → 'is not closed') → entailment; "
+                       "the bare antonym and the negated adjective → contradiction (training/counter_shortcuts.py)",
+    "counter_quantity": "the same amount in another unit or in words → entailment; a wrong conversion → contradiction; "
+                        "bounds the amount meets → entailment, bounds it misses → contradiction",
+    "counter_conjunction": "'X and Y are' → 'both X and Y are' (entailment), 'only X is' (contradiction)",
+    "counter_computed": "templates: parts and their total, a change and its percentage, a time range and its "
+                        "duration, 12- and 24-hour clock times → entailment, each beside a wrong value → contradiction",
 }
+COUNTER_LEXICON = ("The antonym pairs of the counter-shortcut recipes are WordNet 3.0's adjective antonyms "
+                   "(Princeton University, the BSD-style WordNet 3.0 licence, kept in `training/lexicon/WORDNET_LICENSE`), "
+                   "extracted from Debian's `wordnet-base` by `training/wordnet_lexicon.py`. None of them, and none "
+                   "of the unit or number-word pairs, is a pair of the hand-written control set (a test checks it).")
+
+
+def _stages(hp: dict) -> str:
+    """What the training stages were, the last one's command following."""
+    if hp.get("counter_shortcuts"):
+        return ("three stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; stage 2: from "
+                "the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived sets; stage 3, below: "
+                "from stage 2's compact copy, adds counter-shortcut pairs so a negation, an antonym or a rewritten "
+                "number appears under every label). Stage 3:")
+    return ("two stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; stage 2 below, from "
+            "the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived sets). Stage 2:")
 
 
 LIMITATIONS = """## Known limitations
@@ -221,9 +243,8 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
         f"- **Format:** ONNX opset 17, {FORMATS.get(precision, precision)}; "
         f"{parity['model_mb']} MB. Parity with the PyTorch fp32 checkpoint on {parity['pairs']} pairs: "
         f"max |Δp| = {parity['max_abs_prob_diff']}, argmax agreement = {parity['argmax_agreement']}.",
-        "- **Training:** two stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; "
-        "stage 2 below, from the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived "
-        f"sets). Stage 2: `python -m groundwatch.training.train` ({manifest['device']}, torch {manifest['torch']}, "
+        f"- **Training:** {_stages(hp)} `python -m groundwatch.training.train` ({manifest['device']}, "
+        f"{manifest.get('precision', 'bf16 autocast')}, torch {manifest['torch']}, "
         f"{manifest['train_seconds'] // 60} min, {manifest['steps']} steps"
         f"{', stopped at the time budget' if manifest.get('stopped_early') else ''}); "
         f"export: `{ship_command}`; this card: `python -m groundwatch.training.model_card` (`--rerun` first re-measures every "
@@ -234,7 +255,7 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
         _table([(k, v) for k, v in hp.items() if k not in ("data", "output")], ("parameter", "value")),
         "",
         "Loss: cross-entropy; for two-way 'not entailment' labels (RTE, MED, RTE-FEVER, RTE-SciFact, swaps) "
-        "−log(1 − p(entailment)). Length-bucketed batches, AdamW, linear warm-up/decay, bf16 autocast on CPU.",
+        "−log(1 − p(entailment)). Length-bucketed batches, AdamW, linear warm-up/decay.",
         "",
         "## Data mix (training pairs after caps; 5% of every set held out by premise hash)",
         "",
@@ -249,6 +270,7 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
         "## Synthetic hard cases (training/synthetic.py, from training premises only)",
         "",
         "\n".join(f"- **{k}** ({mix[k]} pairs): {v}" for k, v in RECIPES.items() if mix.get(k)),
+        *(["", COUNTER_LEXICON] if any(k.startswith("counter_") for k in mix) else []),
         "",
         "## Accuracy",
         "",

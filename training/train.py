@@ -191,6 +191,7 @@ def main(argv=None) -> None:
         "train_mix": dict(sorted(mix.items())),
         "validation_sizes": {k: len(v) for k, v in sorted(val.items())},
         "device": device.type,
+        "precision": "bf16 autocast" if device.type != "cpu" or native else "fp32",
         "torch": torch.__version__,
     }
 
