@@ -685,5 +685,46 @@ def _false_alarms(data: list[dict]) -> str:
             "half for each model; a guard-probe family should keep its share of not-SUPPORTED claims.\n")
 
 
+# --- the evidence cascade and the whole path (docs/performance.md) -----------------------------------------
+
+CASCADE_EXAMPLES = Source("docs/figures/cascade-examples.json",
+                          "python -m groundwatch.evaluation.bench.cascade --input examples/responses.jsonl "
+                          "--expected examples/expected.jsonl --output docs/figures/cascade-examples.json")
+CASCADE_DEV_SETS = (("wice", 60), ("begin", 120), ("halueval", 120), ("qags", 40))
+
+
+def cascade_dev_run(name: str, limit: int) -> str:
+    convert = f"groundwatch convert --dataset {name} --output build/dev/{name}.jsonl" + (
+        " --limit 1000" if name == "halueval" else "")
+    return (f"{convert} && python -m groundwatch.evaluation.bench.cascade --input build/dev/{name}.jsonl "
+            f"--half report --limit {limit} --output docs/figures/cascade-dev-{name}.json")
+
+
+def _cascade_row(label: str, r: dict) -> list:
+    before, after = r["all_premises"], r["cascade"]
+    return [label, r["responses"], r["claims"],
+            f"{before['model_inputs_per_response']:.1f} → {after['model_inputs_per_response']:.1f}",
+            f"{before['tokens_per_response']:.0f} → {after['tokens_per_response']:.0f}",
+            f"{before['joined_pairs_per_claim']:.2f} → {after['joined_pairs_per_claim']:.2f}",
+            f"{len(r['changed'])} ({100 * r['changed_share']:.2f}%)"]
+
+
+CASCADE_HEADERS = ["input", "responses", "claims", "model inputs per response", "tokens per response",
+                   "joined pairs per claim", "claim verdicts changed"]
+
+
+@figure("cascade-examples", CASCADE_EXAMPLES)
+def _cascade_examples(data: list[dict]) -> str:
+    r = data[0]
+    e = r["expected"]
+    worse = ", ".join(w["request_id"] for w in e["worse"]) or "none"
+    return (markdown_table(CASCADE_HEADERS, [_cascade_row("`examples/responses.jsonl`", r)])
+            + f"\n\nEvery premise of every claim scored (left of each arrow) against the cascade (right), the "
+            f"same responses and model, context conflicts on (their pairs are among the model inputs). Claims "
+            f"agreeing with `examples/expected.jsonl`: {e['agree_all_premises']} of {e['claims']} with every "
+            f"premise, {e['agree_cascade']} with the cascade; worse with the cascade: {worse}. Joined pairs were "
+            f"scored for {r['cascade']['claims_with_joined_pairs']} of {r['claims']} claims.")
+
+
 if __name__ == "__main__":
     sys.exit(main())
