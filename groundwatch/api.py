@@ -35,6 +35,7 @@ from groundwatch.serve.collector import Collector, Overloaded
 
 def build_scorer(settings: Settings, **kwargs):
     """The scorer the settings describe: the policy when enabled, the corpus lookups when enabled."""
+    from groundwatch.scorers.calibration import for_model
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.policy import ActionPolicy
 
@@ -49,7 +50,7 @@ def build_scorer(settings: Settings, **kwargs):
         from groundwatch.scorers.judge.judge import Judge
 
         kwargs.setdefault("judge", Judge.from_settings(settings.judge, settings.redaction))
-    return Scorer.from_config(settings.scorer, **kwargs)
+    return Scorer.from_config(for_model(settings.scorer), **kwargs)  # the model's calibration.json, its window
 
 
 def apply_overrides(settings: Settings, overrides: Mapping[str, Any]) -> Settings:
@@ -71,7 +72,8 @@ def apply_overrides(settings: Settings, overrides: Mapping[str, Any]) -> Setting
             raise TypeError(f"Checker() got an unknown setting {name!r}{hint}")
     if scorer:
         base = updates.get("scorer", settings.scorer)
-        updates["scorer"] = ScorerConfig.model_validate({**base.model_dump(), **scorer})
+        # Only what was set stays set: a threshold left unset still comes from the model's calibration.json.
+        updates["scorer"] = ScorerConfig.model_validate({**base.model_dump(exclude_unset=True), **scorer})
     return settings.model_copy(update=updates) if updates else settings
 
 

@@ -17,7 +17,8 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
     CONTRADICTED needs the model's contradiction: on a premise, above its threshold and beating the best
     entailment; or on the very sentence a failed guard flagged (its most likely label there). Or a failed
     check that carries a verified mismatch (scorers/guards/mismatch.py). Any other failed check, a guard's
-    included whatever verdict it names, turns SUPPORTED into NOT_ENOUGH_INFO and convicts nothing."""
+    included whatever verdict it names, turns SUPPORTED into NOT_ENOUGH_INFO and convicts nothing.
+    Under a two-way model (`thresholds.model_contradicts` False) the verified mismatch is the only way."""
     flags: list[str] = []
     if not evidence:
         verdict = Verdict.NOT_ENOUGH_INFO
@@ -27,7 +28,8 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
         # must not raise the bar for the well-retrieved chunk that carries the same evidence.
         best_e = max(evidence, key=lambda e: e.entailment)
         # A sentence premise (scorers/sentence_premise.py) may support, never contradict on its own.
-        contradicting = [e for e in evidence if e.kind != "sentence"
+        # A two-way model (thresholds.model_contradicts False) can say unsupported, never contradicted.
+        contradicting = [e for e in evidence if thresholds.model_contradicts and e.kind != "sentence"
                          and e.contradiction >= thresholds.contradiction(e.retrieval_score)]
         entailing = [e for e in evidence if e.entailment >= thresholds.entailment(e.retrieval_score)]
         if contradicting and max(e.contradiction for e in contradicting) > best_e.entailment:
@@ -42,7 +44,7 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
     if verdict is not Verdict.CONTRADICTED and any(not c.passed and verified(c.found) for c in checks):
         verdict = Verdict.CONTRADICTED
         flags.append("contradicted_by_check")
-    elif verdict is not Verdict.CONTRADICTED and any(
+    elif verdict is not Verdict.CONTRADICTED and thresholds.model_contradicts and any(
             not c.passed and c.name in GUARDS and _model_contradicts(c, evidence) for c in checks):
         verdict = Verdict.CONTRADICTED
         flags.append("contradicted_on_flagged_sentence")

@@ -4,6 +4,10 @@ With weighting, weak retrieval (low rs) demands stricter NLI confidence:
   tiered:  T(rs) = T_strict if rs < pivot else T_lenient
   sqrt:    T(rs) = T_strict - (T_strict - T_lenient) * sqrt(rs)
   sigmoid: T(rs) = T_lenient + (T_strict - T_lenient) / (1 + exp(k * (rs - pivot)))
+
+`model_contradicts` is False for a two-way model (grounding2, seq2seq: scorers/nli/kinds.py): it has
+no contradiction to hold to tau_contradiction, so the verdict rule takes CONTRADICTED from a verified
+mismatch only (scorers/decide.py).
 """
 
 from __future__ import annotations
@@ -23,12 +27,18 @@ class Thresholds:
     lenient_offset: float = -0.10  # T_lenient = tau + offset
     pivot: float = 0.5
     steepness: float = 10.0
+    model_contradicts: bool = True  # False: a two-way model, whose scores never convict
 
     @classmethod
-    def from_config(cls, config) -> "Thresholds":
-        """From a config.scorer.ScorerConfig (its tau_* and threshold_* fields)."""
+    def from_config(cls, config, model_contradicts: bool | None = None) -> "Thresholds":
+        """From a config.scorer.ScorerConfig (its tau_* and threshold_* fields); whether the model may
+        convict is its kind's (scorers/nli/kinds.py), read from config.model_dir unless given."""
+        if model_contradicts is None:
+            from groundwatch.scorers.calibration import model_contradicts as kind_contradicts
+
+            model_contradicts = kind_contradicts(config.model_dir)
         return cls(config.tau_entailment, config.tau_contradiction, config.threshold_mode,
-                   pivot=config.threshold_pivot)
+                   pivot=config.threshold_pivot, model_contradicts=model_contradicts)
 
     def __post_init__(self):
         if self.mode not in MODES:

@@ -42,3 +42,36 @@ def tiny_deberta_checkpoint(path: Path, id2label: dict[int, str]) -> Path:
                              type_vocab_size=0)
     DebertaV2ForSequenceClassification(config).save_pretrained(str(path))
     return path
+
+
+def tiny_roberta_grounding_checkpoint(path: Path) -> Path:
+    """A two-label RoBERTa as MiniCheck-RoBERTa ships it: LABEL_0 / LABEL_1, class 1 supported."""
+    import torch
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    torch.manual_seed(0)
+    tok = _tokenizer(path)
+    config = RobertaConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=64, max_position_embeddings=514, pad_token_id=tok.pad_token_id,
+                           type_vocab_size=1, num_labels=2, initializer_range=0.3)  # 0.3: spread-out scores
+    RobertaForSequenceClassification(config).save_pretrained(str(path))
+    return path
+
+
+def tiny_t5_checkpoint(path: Path) -> Path:
+    """A Flan-T5-shaped encoder-decoder (gated GELU, relative positions); the MiniLM tokenizer's [SEP]
+    serves as its end-of-sequence token and [PAD] as the decoder's start, as T5's pad does."""
+    import torch
+    from transformers import AutoTokenizer, T5Config, T5ForConditionalGeneration
+
+    from groundwatch.scorers.base_model import minilm_dir
+
+    torch.manual_seed(0)
+    tok = AutoTokenizer.from_pretrained(str(minilm_dir()), eos_token="[SEP]")
+    tok.save_pretrained(str(path))
+    config = T5Config(vocab_size=len(tok), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
+                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
+                      tie_word_embeddings=False, pad_token_id=tok.pad_token_id, eos_token_id=tok.sep_token_id,
+                      decoder_start_token_id=tok.pad_token_id)
+    T5ForConditionalGeneration(config).save_pretrained(str(path))
+    return path

@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--sweep", action="store_true", help="print the threshold table")
     p.add_argument("--calibrate", metavar="TARGET", help="balanced-accuracy, recall>=X or precision>=X")
     p.add_argument("--calibration-out", type=Path, help="settings file the calibrated thresholds go to")
+    p.add_argument("--into-model", action="store_true",
+                   help="write the calibrated thresholds to calibration.json in the model directory, where the "
+                        "scorer reads them (not for the shipped model, whose thresholds are scorers/calibration.json)")
     p.add_argument("--no-free-checks", action="store_true", help="score with free_checks off")
     p.add_argument("--pair-top", type=int, help="override pair_top (0 disables pairwise concatenation); with "
                    "--from-verdicts, re-decide keeping only pairs of the first N chunks")
@@ -69,7 +72,25 @@ def _config(args):
         updates["pair_top"] = args.pair_top
     if args.top_k is not None:
         updates["top_k"] = args.top_k
-    return settings.model_copy(update={"scorer": settings.scorer.model_copy(update=updates)})
+    from groundwatch.scorers.calibration import for_model
+
+    # The model's own calibration.json (or the shipped thresholds) for what the settings leave unset.
+    scorer = for_model(settings.scorer.model_copy(update=updates))
+    return settings.model_copy(update={"scorer": scorer})
+
+
+def model_calibration_path(model_dir: str | None) -> Path:
+    """Where --into-model writes: calibration.json in the model directory, never in the shipped one."""
+    from groundwatch.scorers.calibration import FILE, model_path
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+
+    path = model_path(model_dir)
+    if path.resolve() == DEFAULT_MODEL_DIR.resolve():
+        raise ValueError("--into-model: the shipped model's thresholds are scorers/calibration.json; "
+                         "give --model DIR or --calibration-out FILE")
+    if not path.is_dir():
+        raise ValueError(f"--into-model: model directory {path} not found")
+    return path / FILE
 
 
 def run(args) -> int:
@@ -82,8 +103,10 @@ def run(args) -> int:
 
     if not args.input and not args.probes:
         return fail("give --input (labelled JSONL) and/or --probes (probe JSONL)")
-    if args.calibrate and not args.calibration_out:
-        return fail("--calibrate needs --calibration-out FILE")
+    if args.into_model and (not args.calibrate or args.calibration_out):
+        return fail("--into-model goes with --calibrate, in place of --calibration-out")
+    if args.calibrate and not (args.calibration_out or args.into_model):
+        return fail("--calibrate needs --calibration-out FILE or --into-model")
     if args.from_verdicts and args.probes:
         return fail("--from-verdicts applies to --input only")
     if args.fit_combiner and (not args.input or args.half == "report"):
@@ -109,7 +132,12 @@ def run(args) -> int:
         return empty_input(args.input, "labelled records" + (f" in the {args.half} half" if args.half else ""))
     if args.probes and not probes:
         return empty_input(args.probes, "probes", "--probes")
-    settings = _config(args)
+    try:
+        settings = _config(args)
+        if args.into_model:
+            args.calibration_out = model_calibration_path(settings.scorer.model_dir)
+    except (ModelLoadError, ValueError) as exc:
+        return fail(str(exc))
     scorer = None
     if not args.from_verdicts or probes:
         try:

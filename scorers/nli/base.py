@@ -4,13 +4,13 @@ Stages are separate (tokenize -> infer -> postprocess), as in TEI and infinity:
 `tokenize` (pre-processing, scorers/nli/encoding.py) turns text pairs into
 PairEncodings once; the batcher measures their lengths, forms batches and hands
 the same encodings to `infer` (the core: pad, run the model, return logits);
-`postprocess` turns logits into NLIScores. Results come back by input position.
-The label order always comes from the model's config.json id2label.
+`postprocess` turns logits into NLIScores by the model's kind (scorers/nli/kinds.py:
+nli3, grounding2, seq2seq). Results come back by input position. A three-way
+model's label order always comes from its config.json id2label.
 """
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from pathlib import Path
 
@@ -18,31 +18,9 @@ import numpy as np
 
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.encoding import Pair, PairEncoder, PairEncoding
+from groundwatch.scorers.nli.kinds import read_kind, read_label_order, softmax  # noqa: F401 - re-exported
 from groundwatch.scorers.nli.tokenizer import load_tokenizer
 from groundwatch.scorers.records import NLIScores
-
-
-def read_label_order(model_dir: Path) -> dict[str, int]:
-    """Index of entailment / neutral / contradiction in the model's logits."""
-    try:
-        config = json.loads((model_dir / "config.json").read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ModelLoadError(f"{model_dir}/config.json unreadable: {exc}") from exc
-    id2label = {int(k): v.lower() for k, v in (config.get("id2label") or {}).items()}
-    order = {}
-    for index, label in id2label.items():
-        for name in ("entailment", "neutral", "contradiction"):
-            if label.startswith(name[:5]):
-                order[name] = index
-    if set(order) != {"entailment", "neutral", "contradiction"}:
-        raise ModelLoadError(f"{model_dir}/config.json id2label {id2label} lacks entailment/neutral/contradiction")
-    return order
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    exp = np.exp(shifted)
-    return exp / exp.sum(axis=-1, keepdims=True)
 
 
 class NLIBackend(ABC):
@@ -53,9 +31,10 @@ class NLIBackend(ABC):
         self.model_dir = Path(model_dir)
         if not self.model_dir.is_dir():
             raise ModelLoadError(f"model directory {self.model_dir} does not exist")
-        self.max_length = max_length
-        self.labels = read_label_order(self.model_dir)
-        self.encoder = PairEncoder(load_tokenizer(self.model_dir), max_length)
+        self.kind = read_kind(self.model_dir)  # nli3 | grounding2 | seq2seq (scorers/nli/kinds.py)
+        self.labels = self.kind.labels
+        self.max_length = self.kind.window(max_length)
+        self.encoder = PairEncoder(load_tokenizer(self.model_dir, self.kind.template), self.max_length)
 
     @property
     def tokenizer(self):
@@ -78,9 +57,8 @@ class NLIBackend(ABC):
         """Core: logits, one row per encoding, in the model's own label order."""
 
     def postprocess(self, logits: np.ndarray) -> list[NLIScores]:
-        probs = softmax(logits.astype(np.float64))
-        e, n, c = self.labels["entailment"], self.labels["neutral"], self.labels["contradiction"]
-        return [NLIScores(float(row[e]), float(row[n]), float(row[c])) for row in probs]
+        """Scores by the model's kind: a two-way model's contradiction is 0 (scorers/nli/kinds.py)."""
+        return self.kind.scores(logits)
 
     def predict(self, items: list[Pair] | list[PairEncoding]) -> list[NLIScores]:
         """Scores by position for text pairs (tokenized here, truncated to the window) or for

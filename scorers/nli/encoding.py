@@ -71,7 +71,7 @@ class PairEncoder:
         self.specials = self.template.specials
         self.pad_id = model_tokenizer.pad_id
         self.input_names = model_tokenizer.input_names
-        self._check_template()
+        self._check_template(model_tokenizer)
 
     @property
     def tokenizer(self):
@@ -82,15 +82,17 @@ class PairEncoder:
             tok = self._local.tokenizer = copy.deepcopy(self._tokenizer)
         return tok
 
-    def _check_template(self) -> None:
-        """Assembling ids must give what the tokenizer gives for the pair, or we refuse the model."""
+    def _check_template(self, model_tokenizer: ModelTokenizer) -> None:
+        """Assembling ids must give what the tokenizer gives for the pair (or for the joined text of a
+        model's input template), or we refuse the model."""
         probe = ("Refunds are available within 30 days.", "You can get a refund.")
         [[built]] = self.encode([probe], windows=False)
         direct = copy.deepcopy(self._tokenizer)
         direct.enable_truncation(self.max_length, strategy="longest_first")
-        enc = direct.encode(*probe)
+        enc = model_tokenizer.reference(direct, *probe)
         if list(built.input_ids) != enc.ids or list(built.token_type_ids) != enc.type_ids:
-            raise ModelLoadError("tokenizer.json: pair template cannot be rebuilt from token ids")
+            what = f"input template {model_tokenizer.joined!r}" if model_tokenizer.joined else "pair template"
+            raise ModelLoadError(f"tokenizer.json: {what} cannot be rebuilt from token ids")
 
     def _tokens(self, texts: list[str]) -> dict[str, tuple[list[int], list[tuple[int, int]]]]:
         """Token ids and character offsets of each distinct text, from one batched tokenizer call."""

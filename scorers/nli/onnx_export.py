@@ -1,4 +1,8 @@
-"""Export a Hugging Face sequence-classification NLI checkpoint to a servable ONNX directory.
+"""Export a Hugging Face checkpoint of any model kind (scorers/nli/kinds.py) to a servable ONNX directory.
+
+A sequence classifier (nli3, grounding2) is exported as it is; an encoder-decoder (seq2seq) as the
+graph of its first decoding step that returns the logits of its two label tokens
+(scorers/nli/first_token.py), so every kind is served by the same backend and batcher.
 
 fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
 numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
@@ -7,12 +11,14 @@ batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
 int8 (dynamic: a pair's scores depend on its batch); and int8-rows
 (scorers/nli/rowwise_int8.py: int8 compute with each row's activations quantised
 from that row alone, so batch-invariant). The directory holds
-model.onnx, the tokenizer, config.json with id2label, and precision.txt;
+model.onnx, the tokenizer (tokenizer.json), config.json with id2label, precision.txt and
+export.json (source, precision, opset, kind, labels, input template, window);
 `parity` compares it with the source model.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import shutil
 import tempfile
@@ -22,7 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from groundwatch.scorers.nli import quantize, rowwise_int8
-from groundwatch.scorers.nli.base import read_label_order, softmax
+from groundwatch.scorers.nli.export_kind import ExportKind, choose_kind, fast_tokenizer
+from groundwatch.scorers.nli.export_kind import plan as export_plan
+from groundwatch.scorers.nli.kinds import read_config, read_kind
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights", "int8-rows")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
@@ -51,20 +59,48 @@ class Parity:
                 f"argmax agreement = {self.argmax_agreement:.3f}")
 
 
-def _export_fp32(model, tokenizer, path: Path, opset: int) -> None:
+def _export_fp32(model, inputs: dict, path: Path, opset: int) -> None:
+    """fp32 ONNX of `model` called with `inputs` by name; batch and sequence axes dynamic."""
     import torch
 
-    import inspect
-
-    enc = tokenizer(["a premise that is long enough"], ["a hypothesis"], return_tensors="pt")
     # Graph inputs follow forward()'s signature order, so name them in that order.
     params = list(inspect.signature(model.forward).parameters)
-    names = sorted(enc.keys(), key=params.index)
+    names = sorted((k for k in inputs if k in params), key=params.index)
+    inputs = {k: inputs[k] for k in names}
     axes = {n: {0: "batch", 1: "sequence"} for n in names}
     axes["logits"] = {0: "batch"}
     with torch.no_grad():
-        torch.onnx.export(model, (dict(enc),), str(path), input_names=names, output_names=["logits"],
+        torch.onnx.export(model, (dict(inputs),), str(path), input_names=names, output_names=["logits"],
                           dynamic_axes=axes, opset_version=opset, do_constant_folding=True, dynamo=False)
+
+
+def _dummy(tokenizer, plan: ExportKind) -> dict:
+    premise, claim = "a premise that is long enough", "a hypothesis"
+    if plan.kind.template:
+        text = plan.kind.template.replace("{premise}", premise).replace("{claim}", claim)
+        enc = tokenizer([text], return_tensors="pt")
+    else:
+        enc = tokenizer([premise], [claim], return_tensors="pt")
+    if plan.kind.name == "seq2seq":  # the encoder reads ids and mask only
+        return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"]}
+    return dict(enc)
+
+
+def load_reference(checkpoint: Path, plan: ExportKind):
+    """The PyTorch model the export is made from: the classifier, or an encoder-decoder wrapped to
+    return its label tokens' first-step logits (scorers/nli/first_token.py)."""
+    if plan.kind.name == "seq2seq":
+        from transformers import AutoModelForSeq2SeqLM
+
+        from groundwatch.scorers.nli.first_token import FirstTokenLogits
+
+        model = AutoModelForSeq2SeqLM.from_pretrained(str(checkpoint)).eval()
+        return FirstTokenLogits(model, plan.start_token, [plan.tokens["unsupported"], plan.tokens["supported"]]).eval()
+    from transformers import AutoModelForSequenceClassification
+
+    model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint)).eval()
+    model.config.return_dict = True
+    return model
 
 
 def _calibration_batches(tokenizer, pairs: list[tuple[str, str]], max_length: int = 256, size: int = 16):
@@ -76,23 +112,29 @@ def _calibration_batches(tokenizer, pairs: list[tuple[str, str]], max_length: in
 
 
 def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", opset: int = 17,
-                      calibration: list[tuple[str, str]] | None = None) -> Path:
-    """Export; `calibration` (training pairs, never evaluation sets) is required for int8-static."""
+                      calibration: list[tuple[str, str]] | None = None, kind: str | None = None,
+                      supported_label: str | None = None, unsupported_label: str | None = None,
+                      input_template: str | None = None, max_length: int | None = None) -> Path:
+    """Export; `calibration` (training pairs, never evaluation sets) is required for int8-static.
+    The kind (nli3, grounding2, seq2seq), its labels, input template and window are read from the
+    checkpoint or given (scorers/nli/export_kind.py) and recorded in export.json."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {PRECISIONS}")
     if precision == "int8-static" and not calibration:
         raise ValueError("int8-static needs calibration pairs (training premises and hypotheses)")
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
     checkpoint, output = Path(checkpoint), Path(output)
-    read_label_order(checkpoint)  # fail early on a config without usable id2label
-    tokenizer = AutoTokenizer.from_pretrained(str(checkpoint))
-    model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint)).eval()
-    model.config.return_dict = True
+    config = read_config(checkpoint)
+    choose_kind(config, kind, f"{checkpoint}/config.json")  # refuse remote code before loading anything
+    tokenizer = fast_tokenizer(checkpoint)
+    plan = export_plan(checkpoint, config, tokenizer, kind, supported_label, unsupported_label, input_template,
+                       max_length)
+    if precision == "int8-static" and (plan.kind.name != "nli3" or plan.kind.template):
+        raise ValueError("int8-static calibrates on NLI pairs: use it for nli3 models read as pairs")
+    model = load_reference(checkpoint, plan)
     output.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "model.onnx"
-        _export_fp32(model, tokenizer, fp32, opset)
+        _export_fp32(model, _dummy(tokenizer, plan), fp32, opset)
         target = output / "model.onnx"
         if precision == "fp32":
             shutil.copy(fp32, target)
@@ -112,27 +154,36 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
             half = convert_float_to_float16(onnx.load(str(fp32)), keep_io_types=True,
                                             op_block_list=FP16_KEEP_FP32)
             onnx.save(half, str(target))
-    tokenizer.save_pretrained(str(output))
+    tokenizer.save_pretrained(str(output))  # a fast tokenizer: tokenizer.json is among the files
     model.config.save_pretrained(str(output))
     (output / "precision.txt").write_text(precision + "\n")
     (output / "export.json").write_text(json.dumps({"source": str(checkpoint), "precision": precision,
-                                                    "opset": opset}, indent=2))
+                                                    "opset": opset, **plan.record()}, indent=2))
     return output
 
 
 def parity(checkpoint: Path, onnx_dir: Path, pairs: list[tuple[str, str]] | None = None) -> Parity:
-    """Compare class probabilities of the ONNX export with the source PyTorch model."""
+    """Compare class probabilities of the ONNX export with the source PyTorch model, on the same inputs."""
     import torch
-    from transformers import AutoModelForSequenceClassification
 
     from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 
     pairs = pairs or PARITY_PAIRS
     backend = OnnxBackend(Path(onnx_dir), providers="cpu")
-    model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint)).eval()
+    model = load_reference(checkpoint, recorded_plan(onnx_dir))
     batch = [encs[0] for encs in backend.tokenize(pairs)]
+    accepted = inspect.signature(model.forward).parameters
+    features = {k: torch.from_numpy(v) for k, v in backend.features(batch).items() if k in accepted}
     with torch.no_grad():
-        ref = model(**{k: torch.from_numpy(v) for k, v in backend.features(batch).items()}).logits.numpy()
+        ref = model(**features)
+    ref = (ref.logits if hasattr(ref, "logits") else ref).numpy()
     got = backend.infer(batch)
-    p_ref, p_got = softmax(ref.astype(np.float64)), softmax(got.astype(np.float64))
+    p_ref, p_got = backend.kind.probabilities(ref), backend.kind.probabilities(got)
     return Parity(float(np.abs(p_ref - p_got).max()), float((p_ref.argmax(1) == p_got.argmax(1)).mean()), len(pairs))
+
+
+def recorded_plan(onnx_dir: Path) -> ExportKind:
+    """What export.json recorded (kind, label tokens, decoder start), as the export's plan."""
+    record = json.loads((Path(onnx_dir) / "export.json").read_text())
+    config = read_config(onnx_dir)
+    return ExportKind(read_kind(onnx_dir), record.get("label_tokens"), config.get("decoder_start_token_id"))

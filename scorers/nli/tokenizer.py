@@ -5,6 +5,11 @@ Python around it (6-7 s to import). What transformers added is read here from th
 directory: the pad token (tokenizer_config.json) and the pair template ([CLS] a [SEP] b [SEP]
 and its segment ids), which is taken from the tokenizer's own post-processor, so encodings
 are what `AutoTokenizer` gave (tests/unit/test_nli_encoding.py compares them).
+
+A model trained on one joined text instead of a pair (MiniCheck: "predict: {premise}</s>{claim}")
+records that input template at export (scorers/nli/kinds.py); its slots are the tokenizer's
+single-sequence template around the prefix, premise, separator, claim and suffix, each piece
+tokenized alone, and the encoder checks that this equals tokenizing the joined text.
 """
 
 from __future__ import annotations
@@ -54,16 +59,53 @@ def pair_template(tokenizer) -> PairTemplate:
     return PairTemplate(tuple(slots))
 
 
+def text_template(tokenizer, template: str) -> PairTemplate:
+    """The slots of a joined-text input template ("predict: {premise}</s>{claim}") for a
+    `tokenizers.Tokenizer`: its single-sequence special tokens around the template's pieces."""
+    prefix, rest = _split(template, "{premise}")
+    separator, suffix = _split(rest, "{claim}")
+    one = tokenizer.encode("a")
+    at = one.sequence_ids.index(0) if 0 in one.sequence_ids else None
+    if at is None or one.sequence_ids.count(0) != 1:
+        raise ModelLoadError("tokenizer.json: its post-processor does not keep a single sequence")
+    specials = list(zip(one.ids, one.type_ids))
+
+    def words(text: str, type_id: int) -> list[tuple[str, int, int]]:
+        text = text.strip()  # whitespace next to a piece belongs to the text beside it
+        return [("special", i, type_id) for i in tokenizer.encode(text, add_special_tokens=False).ids] if text else []
+
+    type_id = one.type_ids[at]
+    slots = [("special", i, t) for i, t in specials[:at]] + words(prefix, type_id) + [("sequence", 0, type_id)]
+    slots += words(separator, type_id) + [("sequence", 1, type_id)] + words(suffix, type_id)
+    slots += [("special", i, t) for i, t in specials[at + 1:]]
+    return PairTemplate(tuple(slots))
+
+
+def _split(text: str, marker: str) -> tuple[str, str]:
+    if text.count(marker) != 1:
+        raise ModelLoadError(f"input template {text!r} must hold {marker} once, {{premise}} before {{claim}}")
+    before, after = text.split(marker)
+    return before, after
+
+
 @dataclass
 class ModelTokenizer:
     tokenizer: object  # tokenizers.Tokenizer, no truncation or padding set
     template: PairTemplate
     pad_id: int
     input_names: tuple[str, ...]
+    joined: str | None = None  # the input template of a model that reads one joined text; None: pairs
+
+    def reference(self, tokenizer, premise: str, claim: str):
+        """What the tokenizer itself gives for the pair (a `tokenizers.Encoding`): what the slots must rebuild."""
+        if self.joined is None:
+            return tokenizer.encode(premise, claim)
+        return tokenizer.encode(self.joined.replace("{premise}", premise).replace("{claim}", claim))
 
 
-def load_tokenizer(model_dir: Path) -> ModelTokenizer:
-    """The tokenizer of `model_dir` (tokenizer.json, tokenizer_config.json); ModelLoadError if unusable."""
+def load_tokenizer(model_dir: Path, template: str | None = None) -> ModelTokenizer:
+    """The tokenizer of `model_dir` (tokenizer.json, tokenizer_config.json); ModelLoadError if unusable.
+    `template`: the joined-text input template the model was trained on (None: the pair template)."""
     from tokenizers import Tokenizer
 
     path = model_dir / "tokenizer.json"
@@ -81,7 +123,8 @@ def load_tokenizer(model_dir: Path) -> ModelTokenizer:
     pad = pad.get("content") if isinstance(pad, dict) else pad
     pad_id = tokenizer.token_to_id(pad) if pad else None
     names = tuple(config.get("model_input_names") or DEFAULT_INPUT_NAMES)
-    return ModelTokenizer(tokenizer, pair_template(tokenizer), pad_id if pad_id is not None else 0, names)
+    slots = text_template(tokenizer, template) if template else pair_template(tokenizer)
+    return ModelTokenizer(tokenizer, slots, pad_id if pad_id is not None else 0, names, template)
 
 
 def _config(model_dir: Path) -> dict:
