@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""GPU check: the shipped NLI model (and a DeBERTa-v2/v3 checkpoint) in fp16 on CUDA against fp32 on CPU.
+"""GPU check: the shipped NLI model, a DeBERTa-v2/v3 checkpoint and one tiny model per kind in fp16 on CUDA
+against fp32 on CPU.
 
     infra/gpu-check.sh [--deberta DIR] [--responses 24] [--tolerance 0.02] [--json out.json]
 
@@ -10,7 +11,10 @@ p50 latency per response (one batch per response), and parity: the largest diffe
 probability and the share of pairs whose predicted label agrees. Exits 1 when a model fails
 parity (max |dp| over --tolerance, agreement under --min-agreement, or a NaN), 2 when there is no
 CUDA device (unless --cpu-only, which compares fp32 CPU with itself in another batch size: the
-CI self-test). Without --deberta a tiny randomly initialised DeBERTa-v2 is built (no download).
+CI self-test). A tiny randomly initialised DeBERTa-v2 is built either way (no download), and one tiny
+random model per model kind (scorers/nli/kinds.py) is checked too: the DeBERTa-v2 as nli3, a two-label
+RoBERTa reading "premise[SEP]claim" as grounding2, and a Flan-T5-shaped encoder-decoder scored by its
+first answer token ("1" against "0", from "predict: premise[SEP]claim") as seq2seq.
 Where onnxruntime-gpu is installed, the shipped model is also exported to fp16 ONNX and run on the
 CUDA execution provider; otherwise that row says skipped. Needs torch, transformers, safetensors
 and numpy only; nothing of Python 3.12 or later, and not onnxruntime-gpu.
@@ -102,6 +106,37 @@ def tiny_deberta(target: Path) -> Path:
     return target
 
 
+def tiny_roberta(target: Path) -> Path:
+    """A two-label RoBERTa with random weights (seed 0), class 1 supported, as MiniCheck-RoBERTa ships."""
+    import torch
+    from transformers import AutoTokenizer, RobertaConfig, RobertaForSequenceClassification
+
+    torch.manual_seed(0)
+    tokenizer = AutoTokenizer.from_pretrained(str(COMPACT))
+    config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=64, max_position_embeddings=514, pad_token_id=tokenizer.pad_token_id,
+                           type_vocab_size=1, num_labels=2, initializer_range=0.3)
+    RobertaForSequenceClassification(config).save_pretrained(str(target))
+    _copy_tokenizer(target)
+    return target
+
+
+def tiny_t5(target: Path) -> Path:
+    """A Flan-T5-shaped encoder-decoder with random weights (seed 0); [SEP] ends a sequence, [PAD] starts decoding."""
+    import torch
+    from transformers import AutoTokenizer, T5Config, T5ForConditionalGeneration
+
+    torch.manual_seed(0)
+    tokenizer = AutoTokenizer.from_pretrained(str(COMPACT))
+    config = T5Config(vocab_size=len(tokenizer), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
+                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
+                      tie_word_embeddings=False, pad_token_id=tokenizer.pad_token_id,
+                      eos_token_id=tokenizer.sep_token_id, decoder_start_token_id=tokenizer.pad_token_id)
+    T5ForConditionalGeneration(config).save_pretrained(str(target))
+    _copy_tokenizer(target)
+    return target
+
+
 def _copy_tokenizer(target: Path) -> None:
     for name in TOKENIZER_FILES:
         if (COMPACT / name).exists():
@@ -120,21 +155,45 @@ def label_order(config) -> list[int]:
     return [by_name["entailment"], by_name["neutral"], by_name["contradiction"]]
 
 
-class ScoringPath:
-    """One model on one device in one precision."""
+# How each kind reads a pair: the tokenizer's pair template, or one joined text (as scorers/nli/kinds.py records).
+TEMPLATES = {"nli3": None, "grounding2": "{premise}[SEP]{claim}", "seq2seq": "predict: {premise}[SEP]{claim}"}
 
-    def __init__(self, checkpoint: Path, device: str, half: bool, max_length: int = 256):
+
+class ScoringPath:
+    """One model of one kind on one device in one precision. Probabilities come back as entailment,
+    neutral, contradiction (nli3) or supported, unsupported (the two-way kinds)."""
+
+    def __init__(self, checkpoint: Path, device: str, half: bool, max_length: int = 256, kind: str = "nli3"):
         import torch
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        from transformers import AutoModelForSeq2SeqLM, AutoModelForSequenceClassification, AutoTokenizer
 
         self.torch = torch
         self.device = torch.device(device)
+        self.kind = kind
+        self.template = TEMPLATES[kind]
         self.tokenizer = AutoTokenizer.from_pretrained(str(checkpoint))
-        model = AutoModelForSequenceClassification.from_pretrained(str(checkpoint)).eval().to(self.device)
+        loader = AutoModelForSeq2SeqLM if kind == "seq2seq" else AutoModelForSequenceClassification
+        model = loader.from_pretrained(str(checkpoint)).eval().to(self.device)
         self.model = model.half() if half else model
-        self.order = label_order(model.config)
+        if kind == "nli3":
+            self.order = label_order(model.config)
+        elif kind == "grounding2":
+            self.order = [1, 0]  # class 1 is supported
+        else:  # the first tokens of the answers "1" (supported) and "0"
+            self.order = [self.tokenizer("1", add_special_tokens=False)["input_ids"][0],
+                          self.tokenizer("0", add_special_tokens=False)["input_ids"][0]]
+            self.start = model.config.decoder_start_token_id
         self.max_length = max_length
         self.label = f"{device} {'fp16' if half else 'fp32'}"
+
+    def encode(self, pairs: list[tuple[str, str]], **kwargs):
+        if self.template is None:
+            return self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
+                                  max_length=self.max_length, **kwargs)
+        texts = [self.template.replace("{premise}", p).replace("{claim}", h) for p, h in pairs]
+        encoded = self.tokenizer(texts, truncation=True, max_length=self.max_length, **kwargs)
+        encoded.pop("token_type_ids", None)  # one text: a single segment
+        return encoded
 
     def _sync(self) -> None:
         if self.device.type == "cuda":
@@ -142,10 +201,13 @@ class ScoringPath:
 
     def probs(self, pairs: list[tuple[str, str]]):
         torch = self.torch
-        enc = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation="longest_first",
-                             max_length=self.max_length, padding=True, return_tensors="pt")
+        enc = {k: v.to(self.device) for k, v in self.encode(pairs, padding=True, return_tensors="pt").items()}
         with torch.inference_mode():
-            logits = self.model(**{k: v.to(self.device) for k, v in enc.items()}).logits.float()
+            if self.kind == "seq2seq":  # the first decoding step; softmax over the two answer tokens
+                start = torch.full((enc["input_ids"].shape[0], 1), self.start, dtype=torch.long, device=self.device)
+                logits = self.model(**enc, decoder_input_ids=start, use_cache=False).logits[:, 0].float()
+                return torch.softmax(logits[:, self.order], dim=-1).cpu().numpy()
+            logits = self.model(**enc).logits.float()
         return torch.softmax(logits, dim=-1)[:, self.order].cpu().numpy()
 
     def run(self, per_response: list[list[tuple[str, str]]], batch_size: int) -> dict:
@@ -160,17 +222,16 @@ class ScoringPath:
             self.probs(pairs)
             self._sync()
             latencies.append(time.perf_counter() - start)
-        lengths = [len(self.tokenizer(p, h, truncation="longest_first", max_length=self.max_length)["input_ids"])
-                   for p, h in flat]
+        lengths = [len(ids) for ids in self.encode(flat)["input_ids"]]
         order = sorted(range(len(flat)), key=lengths.__getitem__)
-        out = np.zeros((len(flat), 3))
+        out = np.zeros((len(flat), len(self.order)))
         start = time.perf_counter()
         for i in range(0, len(order), batch_size):
             chunk = order[i:i + batch_size]
             out[chunk] = self.probs([flat[j] for j in chunk])
         self._sync()
         seconds = time.perf_counter() - start
-        return {"path": self.label, "pairs": len(flat), "pairs_per_s": len(flat) / seconds,
+        return {"path": self.label, "kind": self.kind, "pairs": len(flat), "pairs_per_s": len(flat) / seconds,
                 "p50_ms_per_response": statistics.median(latencies) * 1000, "probs": out}
 
 
@@ -239,7 +300,7 @@ def onnx_cuda(checkpoint: Path, per_response, tmp: Path) -> dict | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deberta", type=Path, help="a DeBERTa-v2/v3 NLI checkpoint directory (default: tiny random)")
+    ap.add_argument("--deberta", type=Path, help="a DeBERTa-v2/v3 NLI checkpoint directory (default: none; the tiny random models run either way)")
     ap.add_argument("--responses", type=int, default=24, help="example responses in the pair set (default 24)")
     ap.add_argument("--tolerance", type=float, default=0.02, help="largest allowed |p_fp16 - p_fp32| (default 0.02)")
     ap.add_argument("--min-agreement", type=float, default=0.98, help="share of pairs with the same label")
@@ -265,12 +326,16 @@ def main(argv: list[str] | None = None) -> int:
     rows, failed = [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        models = {"shipped (nli-minilm)": shipped_checkpoint(tmp / "shipped")}
-        models["deberta" if args.deberta else "tiny random deberta-v2"] = args.deberta or tiny_deberta(tmp / "tiny")
-        for name, checkpoint in models.items():
-            reference = ScoringPath(checkpoint, "cpu", half=False).run(per_response, args.batch_size)
-            candidate = (ScoringPath(checkpoint, "cpu", half=False).run(per_response, 7) if args.cpu_only
-                         else ScoringPath(checkpoint, device, half=True).run(per_response, args.batch_size))
+        models = {"shipped (nli-minilm)": (shipped_checkpoint(tmp / "shipped"), "nli3")}
+        if args.deberta:
+            models["deberta"] = (args.deberta, "nli3")
+        models["tiny random deberta-v2"] = (tiny_deberta(tmp / "tiny"), "nli3")
+        models["tiny random roberta-2way"] = (tiny_roberta(tmp / "tiny-roberta"), "grounding2")
+        models["tiny random t5-seq2seq"] = (tiny_t5(tmp / "tiny-t5"), "seq2seq")
+        for name, (checkpoint, kind) in models.items():
+            reference = ScoringPath(checkpoint, "cpu", half=False, kind=kind).run(per_response, args.batch_size)
+            candidate = (ScoringPath(checkpoint, "cpu", half=False, kind=kind).run(per_response, 7) if args.cpu_only
+                         else ScoringPath(checkpoint, device, half=True, kind=kind).run(per_response, args.batch_size))
             candidates = [candidate]
             if name.startswith("shipped") and cuda:
                 onnx_row = onnx_cuda(checkpoint, per_response, tmp)
@@ -284,12 +349,12 @@ def main(argv: list[str] | None = None) -> int:
                     if not ok:
                         failed.append(f"{name} {row['path']}")
                 rows.append({"model": name, **{k: v for k, v in row.items() if k != "probs"}})
-    print(f"{'model':26} {'path':16} {'pairs/s':>9} {'p50 ms/resp':>12} {'max|dp|':>9} {'agree':>6}  parity")
+    print(f"{'model':26} {'kind':10} {'path':16} {'pairs/s':>9} {'p50 ms/resp':>12} {'max|dp|':>9} {'agree':>6}  parity")
     for r in rows:
         if "skipped" in r or "error" in r:
-            print(f"{r['model']:26} {r['path']:16} {r.get('skipped') or r.get('error')}")
+            print(f"{r['model']:26} {'':10} {r['path']:16} {r.get('skipped') or r.get('error')}")
             continue
-        print(f"{r['model']:26} {r['path']:16} {r['pairs_per_s']:9.1f} {r['p50_ms_per_response']:12.2f} "
+        print(f"{r['model']:26} {r.get('kind', 'nli3'):10} {r['path']:16} {r['pairs_per_s']:9.1f} {r['p50_ms_per_response']:12.2f} "
               f"{r.get('max_abs_dp', 0.0):9.5f} {r.get('agreement', 1.0):6.3f}  {r.get('parity', 'reference')}")
     if args.json_out:
         args.json_out.write_text(json.dumps({"pair_set": digest, "rows": rows}, indent=2) + "\n")

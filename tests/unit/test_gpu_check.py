@@ -1,9 +1,10 @@
 """infra/gpu_check.py without a GPU: the CPU self-test path (pair set, the shipped model rebuilt in
-fp32, the tiny DeBERTa, parity) passes, and a plain run says there is no CUDA and exits 2."""
+fp32, one tiny model per kind, parity) passes, and a plain run says there is no CUDA and exits 2."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -34,7 +35,10 @@ def test_cpu_self_test_passes_parity(gpu_check, tmp_path, capsys):
     assert gpu_check.main(["--cpu-only", "--responses", "2", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "shipped (nli-minilm)" in printed and "tiny random deberta-v2" in printed and "parity ok" in printed
-    assert '"parity": "ok"' in out.read_text()
+    rows = json.loads(out.read_text())["rows"]
+    # One tiny model per kind, each with a reference and a candidate that passed parity.
+    assert {r["kind"] for r in rows if r["model"].startswith("tiny")} == {"nli3", "grounding2", "seq2seq"}
+    assert all(r["parity"] == "ok" for r in rows if "parity" in r) and sum("parity" in r for r in rows) == 4
 
 
 def test_parity_flags_nan_and_label_flips(gpu_check):
