@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 from dataclasses import dataclass
 
+from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.sentences import sentence_spans, strip_span
 
 __all__ = ["Claim", "ClaimCache", "cited_markers", "decompose", "given_claims", "sentence_spans"]
@@ -191,19 +191,16 @@ def given_claims(answer: str, claims: list[str]) -> list[Claim]:
 
 
 class ClaimCache:
-    """Decompositions cached by answer hash (identical answers are common in traffic)."""
+    """Decompositions cached by answer hash (identical answers are common in traffic), within
+    `budget` bytes: the claims of a long answer are about as large as the answer."""
 
-    def __init__(self, size: int = 4096):
-        self._size = size
-        self._items: OrderedDict[str, list[Claim]] = OrderedDict()
+    def __init__(self, budget: int = 16 * MB):
+        self._items = ByteLRU(budget, "claims.ClaimCache")
 
     def get(self, answer: str) -> list[Claim]:
         key = hashlib.sha1(answer.encode("utf-8")).hexdigest()
-        if key in self._items:
-            self._items.move_to_end(key)
-            return self._items[key]
-        claims = decompose(answer)
-        self._items[key] = claims
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
+        claims = self._items.get(key)
+        if claims is None:
+            claims = decompose(answer)
+            self._items.put(key, claims)
         return claims

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
 from groundwatch.config.logs import get_logger
+from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.threads import deterministic_session_options
 
@@ -36,7 +36,7 @@ BATCH_TEXTS = 64
 class Embedder:
     """Unit-length vectors, one per text, cached by text."""
 
-    def __init__(self, model_dir: str | Path | None = None, cache_size: int = 20000, threads: int | None = None):
+    def __init__(self, model_dir: str | Path | None = None, cache_bytes: int = 32 * MB, threads: int | None = None):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -56,19 +56,17 @@ class Embedder:
         self._inputs = {i.name for i in self._session.get_inputs()}
         log.info("embedder_threads", intra_op=options.intra_op_num_threads, configured=threads,
                  **budget.log_fields())
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._size = cache_size
+        self._cache = ByteLRU(cache_bytes, "embedder")  # about 1.7 kB a text: 20,000 texts in 32 MB
 
     def encode(self, texts: list[str]) -> np.ndarray:
         keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
-        missing = list({k: t for k, t in zip(keys, texts) if k not in self._cache}.items())
+        vectors = {k: self._cache.get(k) for k in keys}
+        missing = {k: t for k, t in zip(keys, texts) if vectors[k] is None}
         if missing:
-            for (key, _), vector in zip(missing, self.embed([t for _, t in missing])):
-                self._cache[key] = vector
-        out = np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
-        return out
+            for key, vector in zip(missing, self.embed(list(missing.values()))):
+                vectors[key] = vector = vector.copy()  # a row alone: a view would keep the whole batch alive
+                self._cache.put(key, vector)
+        return np.stack([vectors[k] for k in keys]) if keys else np.zeros((0, self.dimension), dtype=np.float32)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Vectors of `texts`, uncached, in batches of similar length."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.claims import clause_spans, sentence_spans
 from groundwatch.scorers.numbers import MONTHS, NUMBER_WORDS, describe, quantities
 from groundwatch.scorers.text import STOPWORDS, tokens
@@ -208,7 +208,7 @@ def clause_facts(clause: str, offset: int = 0, inherited: str | None = None) -> 
     return facts, entity
 
 
-@lru_cache(maxsize=8192)
+@byte_cached(8 * MB)
 def sentence_facts(sentence: str) -> tuple[Fact, ...]:
     """Facts of one sentence (questions have none); value spans are sentence offsets."""
     text = sentence.rstrip()
@@ -222,7 +222,7 @@ def sentence_facts(sentence: str) -> tuple[Fact, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@byte_cached(16 * MB)
 def text_facts(text: str) -> tuple[tuple[str, Fact], ...]:
     """(sentence, fact) for every fact in a passage or chunk."""
     return tuple((text[s:e], f) for s, e in sentence_spans(text) for f in sentence_facts(text[s:e]))

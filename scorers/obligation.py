@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.guards.lemmas import lemma_of
 from groundwatch.scorers.text import STOPWORDS
 
@@ -85,7 +85,7 @@ def _lemmas(text: str) -> frozenset[str]:
     return frozenset(lemma_of(w) for w in words if w not in STOPWORDS and len(w) > 1) - _MARKER_WORDS
 
 
-@lru_cache(maxsize=8192)
+@byte_cached(4 * MB)
 def duty(sentence: str) -> Duty | None:
     """The duty a sentence states, or None (no marker, a prohibition, or markers of both kinds)."""
     text = sentence.lower().replace("’", "'")

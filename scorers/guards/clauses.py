@@ -11,9 +11,9 @@ is `embedded`: it negates a modifier, not the clause's predicate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from groundwatch.scorers.guards.lemmas import Analysed, Token, analyse, negative_adjective
+from groundwatch.scorers.byte_cache import MB, byte_cached
+from groundwatch.scorers.guards.lemmas import Analysed, Token, analyse, analysed_bytes, negative_adjective
 from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
                                                  CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS,
                                                  NOT_NEGATION, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS)
@@ -256,7 +256,7 @@ def _split(tokens: tuple[Token, ...]) -> list[tuple[int, int]]:
     return spans
 
 
-@lru_cache(maxsize=16384)
+@byte_cached(64 * MB, sizer=lambda text, value: analysed_bytes(text, sum(len(c.tokens) for c in value), len(value)))
 def clauses_of(text: str) -> tuple[Clause, ...]:
     analysed: Analysed = analyse(text)
     tokens = tuple(t for t in analysed.tokens)

@@ -10,9 +10,9 @@ can be shown, highlighted or traced without the chunk it came from.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Protocol
 
+from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.guards.lemmas import Analysed, analyse, matched
 from groundwatch.scorers.sentences import sentence_spans
 
@@ -44,7 +44,7 @@ class EvidenceSentence:
         return f"{self.passage_id}[{self.start}:{self.end}]"
 
 
-@lru_cache(maxsize=8192)
+@byte_cached(8 * MB)
 def _spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(sentence_spans(text))
 

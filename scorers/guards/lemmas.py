@@ -5,7 +5,7 @@ tokenizer and spacy-lookups-data's English table, shipped in
 scorers/models/spacy-lookups-en, the lemmas (a word -> lemma lookup, the
 same one spaCy's "lookup" lemmatizer mode uses). Both load lazily, once per
 process (about 0.3 s); analysing a sentence then costs tens of microseconds and
-results are cached by text.
+results are cached by text, within a byte budget (scorers/byte_cache.py).
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import sys
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.guards.lexicon import ANTONYMS, NEGATED_BY_PREFIX, NEGATING_PREFIXES, SYNONYMS
 from groundwatch.scorers.numbers import NUMBER_WORDS
 from groundwatch.scorers.text import STOPWORDS
@@ -120,6 +122,13 @@ class Analysed:
         return frozenset(ANTONYMS.get(t.lemma, t.lemma) for t in self.tokens if t.content)
 
 
+def analysed_bytes(text: str, tokens: int, clauses: int = 0) -> int:
+    """Bytes an analysis (or the clauses) of `text` holds, without walking it: an upper estimate,
+    checked against byte_cache.deep_size in tests/unit/test_byte_cache.py (at most 545 bytes a token,
+    with the lemma sets computed; 3 copies of the text cover the tokens' and lemmas' strings)."""
+    return 2048 + 3 * sys.getsizeof(text) + 640 * tokens + 400 * clauses
+
+
 def _is_content(lemma: str, text: str) -> bool:
     if not any(ch.isalnum() for ch in text):
         return False
@@ -127,7 +136,7 @@ def _is_content(lemma: str, text: str) -> bool:
         len(lemma) > 1 or lemma.isdigit())
 
 
-@lru_cache(maxsize=16384)
+@byte_cached(128 * MB, sizer=lambda text, value: analysed_bytes(text, len(value.tokens)))
 def analyse(text: str) -> Analysed:
     tokenizer = _pipeline()[0]
     out = []
@@ -155,7 +164,7 @@ def _negated() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=65536)
+@byte_cached(4 * MB)
 def _bases(lemma: str) -> tuple[str, ...]:
     """What `lemma` negates by its prefix: "unavailable" -> ("available",), "unsampled" -> ("sampled",
     "sample"), "unpaid" -> ("paid", "price") (the base's own lemma, synonyms mapped, as the other side has it);
@@ -169,7 +178,7 @@ def unprefixed(lemma: str, others: frozenset[str]) -> str | None:
     return next((base for base in _bases(lemma) if base in others), None)
 
 
-@lru_cache(maxsize=16384)
+@byte_cached(8 * MB)
 def _prefixed(lemmas: frozenset[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((lemma, bases) for lemma in lemmas if (bases := _bases(lemma)))
 

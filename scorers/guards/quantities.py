@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.guards.lemmas import Token, analyse
 from groundwatch.scorers.guards.lexicon import HEDGES
 from groundwatch.scorers.numbers import NUMBER_WORDS, _dates
@@ -196,7 +197,7 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
     return unit, "/".join(rate), j
 
 
-@lru_cache(maxsize=8192)
+@byte_cached(16 * MB)
 def read(text: str) -> tuple[Quantity, ...]:
     """Every quantity in a text with its unit, rate and the precision it was written with."""
     _, blanked = _dates(text)
@@ -290,7 +291,7 @@ _NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day
                          ("g", "oz"), ("lb", "oz")})
 
 
-@lru_cache(maxsize=1024)
+@byte_cached(1 * MB)
 def factor(source: str, target: str) -> float | None:
     """How many `target` units one `source` unit is (week -> day: 7), or None if not a conversion one writes."""
     if source == target:
@@ -316,7 +317,7 @@ def factor(source: str, target: str) -> float | None:
 _CALENDAR_DAYS = {"day": (1, 1), "week": (7, 7), "month": (28, 31), "year": (365, 366)}
 
 
-@lru_cache(maxsize=1024)
+@byte_cached(1 * MB)
 def factor_range(source: str, target: str) -> tuple[float, float] | None:
     """(least, most) `target` units in one `source` unit: (7, 7) for week -> day, (28, 31) for month -> day,
     (4, 4.43) for month -> week; None if not a conversion one writes. Months and years convert exactly."""

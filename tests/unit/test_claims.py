@@ -58,7 +58,7 @@ def test_given_claims_are_used_as_given():
 
 
 def test_cache_returns_the_same_decomposition():
-    cache = ClaimCache(size=2)
+    cache = ClaimCache(budget=1 << 20)
     first = cache.get("A cat sleeps. A dog barks.")
     assert cache.get("A cat sleeps. A dog barks.") is first
 
