@@ -155,7 +155,7 @@ class StreamApp:
                 self._scoring = None
             if late and not batch.interrupted:  # a deadline overrun is backpressure (consumer/late.py)
                 retry_late(batch, late, self._score_again, self.metrics, self.settings.consumer.late_tries_alone,
-                           self._pause_before_retry)
+                           self._pause_before_retry, lambda: self.checkpoint.flush(batch))
             if batch.interrupted:  # shutdown came first: nothing written, nothing committed, read again later
                 log.warning("shutdown_interrupts_batch", responses=len(batch))
                 done = False

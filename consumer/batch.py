@@ -1,7 +1,9 @@
 """The one batch in flight: its messages, what became of each, and which writes are done.
 
 Sinks done are remembered by name so a retry repeats only what failed (a
-retried OpenSearch write does not send the alerts a second time).
+retried OpenSearch write does not send the alerts a second time); each scored
+message also remembers the sinks that stored it, so verdicts written early,
+while late responses of the batch are scored again, are not written twice.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def message_time(msg) -> datetime | None:
 class Scored:
     message: object  # confluent_kafka.Message
     verdict: ResponseVerdict
+    sinks: set[str] = field(default_factory=set)  # names of the sinks that stored this verdict
 
     @property
     def event_time(self) -> datetime | None:
@@ -53,6 +56,9 @@ class Batch:
     @property
     def event_times(self) -> list[datetime | None]:
         return [s.event_time for s in self.scored]
+
+    def unwritten(self, sink: str) -> list[Scored]:
+        return [s for s in self.scored if sink not in s.sinks]
 
     def partitions(self) -> set[tuple[str, int]]:
         return {(m.topic(), m.partition()) for m in self.messages}

@@ -6,7 +6,9 @@ waits and calls it again); each sink that already stored the batch is skipped
 on the next pass. A document a sink refuses for good (too large, mapping
 rejected, another 4xx for that document) is not retried: its message goes to
 the dead-letter topic with the reason, and the rest of the batch goes on.
-Offsets are stored and committed only after every step succeeded.
+Offsets are stored and committed only after every step succeeded. While
+late responses of the batch are scored again (consumer/late.py), `flush` writes
+what is already settled, without committing, so those verdicts do not wait.
 """
 
 from __future__ import annotations
@@ -63,6 +65,19 @@ class Checkpoint:
         if not batch.committed:
             self.commit(batch)
 
+    def flush(self, batch: Batch) -> None:
+        """Write what is settled now, in the same order (dead letters, the store, the other sinks),
+        without committing. A write that fails is left to `attempt`, which retries it."""
+        try:
+            self._send_dead_letters(batch)
+            for sink in self.sinks.ordered():
+                if batch.unwritten(sink.name):
+                    self._write(sink, batch)
+                    self._send_dead_letters(batch)
+        except SinkError as exc:
+            self.metrics.sink_failure(exc.sink, exc.reason)
+            log.warning("early_write_failed", sink=exc.sink, reason=exc.reason, error=str(exc))
+
     def commit(self, batch: Batch) -> None:
         """Store and commit the batch's offsets (call only when `delivered`)."""
         offsets = batch.offsets()
@@ -91,12 +106,13 @@ class Checkpoint:
         batch.pending = []
 
     def _write(self, sink: Sink, batch: Batch) -> None:
+        items = batch.unwritten(sink.name)  # all of them, unless some were written early (flush)
         start = time.perf_counter()
         try:
-            if sink is self.sinks.store:
-                sink.write(batch.verdicts, batch.event_times)  # dates the index of an undated response
+            if sink is self.sinks.store:  # the message times date the index of an undated response
+                sink.write([s.verdict for s in items], [s.event_time for s in items])
             else:
-                sink.write(batch.verdicts)
+                sink.write([s.verdict for s in items])
         except SinkError as exc:
             refused = exc.refused
             if not refused:
@@ -112,6 +128,8 @@ class Checkpoint:
         finally:
             if sink is self.sinks.store:
                 self.metrics.observe_stage("sink", time.perf_counter() - start)
+        for s in items:  # stored, or refused for good and dead-lettered
+            s.sinks.add(sink.name)
 
 
 def refused_letters(batch: Batch, sink: str, refused: list[ItemFailure]) -> list[DeadLetter]:

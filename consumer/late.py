@@ -12,10 +12,13 @@ alone, its lateness is its own.
 
 Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1 (about
 2n tries), then `tries_alone - 1` more rounds of single responses at most, each
-try within scorer.batch_deadline_s: the batch is written and committed within
-about 2n + (tries_alone - 1) * n deadlines in the worst case, a few seconds
-when the squeeze has passed. Shutdown stops the retries and leaves the batch unwritten
-and uncommitted, to be read again.
+try within scorer.batch_deadline_s: the batch is committed within about
+2n + (tries_alone - 1) * n deadlines in the worst case, a few seconds when the
+squeeze has passed. What is settled is not held back that long: before each
+try, `flush` writes the verdicts and dead letters settled so far (not
+committing), so the responses scored in time, or in an earlier try, get their
+documents while the late ones are still tried. Shutdown stops the retries and
+leaves the batch uncommitted, to be read again.
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ class Late:
 
 
 def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], metrics: Metrics,
-               tries_alone: int, wait: Callable[[], bool]) -> None:
+               tries_alone: int, wait: Callable[[], bool], flush: Callable[[], None] = lambda: None) -> None:
     """Score the late (message, response) pairs again until each is scored or dead-lettered.
 
     `score(responses)` returns results by position under a fresh deadline; `wait()` pauses
-    between tries and returns False when the batch must stop (shutdown: left interrupted).
+    between tries and returns False when the batch must stop (shutdown: left interrupted);
+    `flush()` writes what is settled so far, before each try (Checkpoint.flush).
     A message whose partition a rebalance took away is no longer tried (the new owner reads it).
     """
     pending = [Late(msg, response) for msg, response in late]
@@ -54,6 +58,7 @@ def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], m
         log.warning("deadline_backpressure", late=len(pending), group_size=size)
         again: list[Late] = []
         for first in range(0, len(pending), size):
+            flush()
             if not wait():
                 batch.interrupted = True
                 return

@@ -93,3 +93,49 @@ def test_a_message_whose_partition_went_away_is_not_tried_again():
     retry_late(batch, late, scorer.score, Metrics(), 2, revoke_partition_1)
     assert scorer.calls == [["a", "b"], ["a"]]
     assert [s.verdict.request_id for s in batch.scored] == ["a"] and batch.prepared
+
+
+def test_responses_scored_in_time_are_written_before_the_late_one_is_tried_again():
+    """The verdicts settled so far are written (not committed) before each try, so the normal
+    responses of a batch never wait for a late one's retries; each verdict reaches each sink once."""
+    from tests.unit.test_consumer_checkpoint import FakeSink, _checkpoint
+
+    log: list = []
+    store, alerts = FakeSink("opensearch", log), FakeSink("alerts", log)
+    checkpoint, consumer = _checkpoint(store, [alerts])
+    slow = BusyScorer(busy_calls=0, slow=frozenset({"bad"}))
+    stored_at_call: list[list[str]] = []
+
+    def score(responses):
+        stored_at_call.append(sorted(r for written in store.written for r in written))
+        return slow.score(responses)
+
+    messages = [_msg(0, "a"), _msg(1, "bad"), _msg(2, "c"), _msg(3, "d")]
+    batch, metrics = Batch(messages), Metrics()
+    late = prepare(batch, slow, Limits(), metrics)
+    assert [m.offset() for m, _ in late] == [1]  # a, c and d were scored in time
+    retry_late(batch, late, score, metrics, 2, lambda: True, lambda: checkpoint.flush(batch))
+    assert stored_at_call == [["a", "c", "d"], ["a", "c", "d"]], "written before the first retry"
+    assert consumer.committed == [], "nothing committed while the batch was unsettled"
+    checkpoint.attempt(batch)
+    assert [d.reason for d in batch.dead] == ["deadline"]
+    assert store.written == [["a", "c", "d"], []] and alerts.written == [["a", "c", "d"], []]
+    assert consumer.committed == [[(0, 4)]] and checkpoint.delivered(batch)
+
+
+def test_a_failed_early_write_is_left_to_the_checkpoint_which_retries_it():
+    from groundwatch.export.base import SinkUnavailable
+    from tests.unit.test_consumer_checkpoint import FakeSink, _checkpoint
+
+    log: list = []
+    store = FakeSink("opensearch", log, [SinkUnavailable("opensearch", "down")])
+    alerts = FakeSink("alerts", log)
+    checkpoint, consumer = _checkpoint(store, [alerts])
+    slow = BusyScorer(busy_calls=0, slow=frozenset({"bad"}))
+    batch, metrics = Batch([_msg(0, "a"), _msg(1, "bad")]), Metrics()
+    late = prepare(batch, slow, Limits(), metrics)
+    retry_late(batch, late, slow.score, metrics, 1, lambda: True, lambda: checkpoint.flush(batch))
+    assert alerts.written == [], "no alert before its verdict is stored"
+    checkpoint.attempt(batch)
+    assert store.written == [["a"], ["a"]] and alerts.written == [["a"]]
+    assert consumer.committed == [[(0, 2)]]
