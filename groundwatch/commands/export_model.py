@@ -59,7 +59,10 @@ def run(args) -> int:
           + (f", input {kind.template!r}" if kind.template else ""))
     if args.precision == "fp16":
         print("note: fp16 parity is checked on the CPU provider here; serve fp16 with the CUDA provider")
-    report = parity(args.checkpoint, out)
+    try:
+        report = parity(args.checkpoint, out)
+    except ModelLoadError as exc:
+        return fail(str(exc))
     write_card(out, str(report))
     print(report)
     return 0

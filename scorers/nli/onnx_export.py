@@ -159,7 +159,18 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
     (output / "precision.txt").write_text(precision + "\n")
     (output / "export.json").write_text(json.dumps({"source": str(checkpoint), "precision": precision,
                                                     "opset": opset, **plan.record()}, indent=2))
+    _check_servable(output)
     return output
+
+
+def _check_servable(output: Path) -> None:
+    """The runtime's reading of the directory: kind, and pairs rebuilt from token ids exactly as the
+    tokenizer encodes the pair or the joined text (ModelLoadError otherwise, at export, not at serving)."""
+    from groundwatch.scorers.nli.encoding import PairEncoder
+    from groundwatch.scorers.nli.tokenizer import load_tokenizer
+
+    kind = read_kind(output)
+    PairEncoder(load_tokenizer(output, kind.template), kind.window(512))
 
 
 def parity(checkpoint: Path, onnx_dir: Path, pairs: list[tuple[str, str]] | None = None) -> Parity:

@@ -167,3 +167,17 @@ def test_into_model_is_refused_for_the_shipped_model(capsys):
         model_calibration_path(None)
     assert main(["eval", "--input", "x.jsonl", "--into-model"]) == 2
     assert "--into-model goes with --calibrate" in capsys.readouterr().err
+
+
+def test_input_templates_are_checked_when_given():
+    from types import SimpleNamespace
+
+    from groundwatch.scorers.nli.export_kind import input_template
+
+    t5 = SimpleNamespace(eos_token="</s>")
+    assert input_template(t5, "seq2seq", None) == "predict: {premise}</s>{claim}"  # MiniCheck-Flan-T5's
+    assert input_template(t5, "grounding2", None) is None  # pairs, by the tokenizer's own template
+    with pytest.raises(ModelLoadError, match="before"):
+        input_template(t5, "grounding2", "{claim}</s>{premise}")
+    with pytest.raises(ModelLoadError, match="no eos token"):
+        input_template(SimpleNamespace(eos_token=None), "seq2seq", None)
