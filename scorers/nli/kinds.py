@@ -151,10 +151,12 @@ def read_kind(model_dir: Path) -> ModelKind:
     if config.get("auto_map"):
         raise ModelLoadError(f"{model_dir} {REMOTE_CODE}")
     record = _export_record(model_dir)
-    if record.get("kind") is None:
+    if record.get("kind") is None:  # the shipped model, earlier exports, a checkpoint for the torch backend
         if config.get("is_encoder_decoder"):
             raise ModelLoadError(f"{model_dir} is an encoder-decoder checkpoint: export it with "
                                  "`groundwatch export-model --kind seq2seq` and load the export")
+        if len(_id2label(config)) in (1, 2):  # a two-way classifier whose label names say which is supported
+            return ModelKind("grounding2", grounding_labels(config, None, f"{model_dir}/config.json"))
         return ModelKind("nli3", read_label_order(model_dir))
     kind = record["kind"]
     max_length = record.get("max_length")

@@ -1,4 +1,5 @@
-"""PyTorch backend: the reference, and the path for checkpoints not yet exported."""
+"""PyTorch backend: the reference, and the path for classifier checkpoints (nli3, grounding2) not yet
+exported; a seq2seq checker is served from its export (scorers/nli/kinds.py says so at load)."""
 
 from __future__ import annotations
 

@@ -181,3 +181,10 @@ def test_input_templates_are_checked_when_given():
         input_template(t5, "grounding2", "{claim}</s>{premise}")
     with pytest.raises(ModelLoadError, match="no eos token"):
         input_template(SimpleNamespace(eos_token=None), "seq2seq", None)
+
+
+def test_an_unexported_two_way_classifier_is_read_from_its_label_names(tmp_path):
+    named = _model_dir(tmp_path / "named", {"id2label": {"0": "hallucinated", "1": "consistent"}})
+    assert read_kind(named) == ModelKind("grounding2", {"supported": 1, "unsupported": 0})
+    with pytest.raises(ModelLoadError, match="supported"):
+        read_kind(_model_dir(tmp_path / "unnamed", {"id2label": {"0": "LABEL_0", "1": "LABEL_1"}}))
