@@ -107,7 +107,8 @@ class PairEncoder:
 
     def window_starts(self, n_premise: int, n_claim: int) -> tuple[list[int], int]:
         """Start token of each premise window and the window size; one window (start 0) when it fits."""
-        budget = self.max_length - n_claim - WINDOW_SPARE
+        # An input template's prefix and separator tokens (MiniCheck's "predict:") take room like specials.
+        budget = self.max_length - n_claim - max(WINDOW_SPARE, self.specials + 1)
         if n_premise <= budget or budget < MIN_WINDOW:
             return [0], n_premise
         stride = max(8, int(budget * (1 - self.overlap)))

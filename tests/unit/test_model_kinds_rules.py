@@ -188,3 +188,19 @@ def test_an_unexported_two_way_classifier_is_read_from_its_label_names(tmp_path)
     assert read_kind(named) == ModelKind("grounding2", {"supported": 1, "unsupported": 0})
     with pytest.raises(ModelLoadError, match="supported"):
         read_kind(_model_dir(tmp_path / "unnamed", {"id2label": {"0": "LABEL_0", "1": "LABEL_1"}}))
+
+
+def test_joined_text_windows_leave_room_for_the_template():
+    from groundwatch.scorers.nli.encoding import PairEncoder
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
+    from groundwatch.scorers.nli.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(DEFAULT_MODEL_DIR, "predict: {premise}[SEP]{claim}")
+    encoder = PairEncoder(tokenizer, 64)
+    premise = " ".join(f"Clause {i} of the agreement sets a fee of {i} dollars per month." for i in range(20))
+    claim = "The fee is 7 dollars per month."
+    [windows] = encoder.encode([(premise, claim)])
+    assert len(windows) > 3 and windows[-1].pair[0].endswith("month.")
+    words = lambda text: len(tokenizer.tokenizer.encode(text, add_special_tokens=False).ids)  # noqa: E731
+    for e in windows:  # nothing of a window or the claim is cut: the template's tokens were counted
+        assert len(e) <= 64 and len(e) == words(e.pair[0]) + words(claim) + encoder.specials
