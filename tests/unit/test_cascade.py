@@ -26,14 +26,17 @@ def test_single_premises_are_the_chunks_and_the_sentence_not_the_joined_pairs():
     assert single_premises(cands) == [0, 1, 3]
 
 
-def test_a_claim_is_settled_by_an_entailing_or_contradicting_single_premise_only():
+def test_a_claim_is_settled_only_where_its_single_premises_agree():
     assert settled([ev(0.9, 0.05), ev(0.2, 0.1)], [], T)                    # entailed, nothing contradicts
-    assert settled([ev(0.02, 0.97), ev(0.3, 0.1)], [], T)                   # contradicted first
+    assert settled([ev(0.02, 0.97), ev(0.3, 0.1)], [], T)                   # contradicted first, nothing entails
     assert settled([ev(0.9, 0.05, "sentence"), ev(0.3, 0.1)], [], T)        # the sentence premise supports
     assert not settled([ev(0.3, 0.2), ev(0.4, 0.1)], [], T)                 # open: the pairs may entail
     assert not settled([], [], T)
-    # entailed, but a chunk contradicts above its threshold: a pair's contradiction could still win
+    # entailed, but a chunk reads contradiction (above its threshold or not): a pair's contradiction could win
     assert not settled([ev(0.98, 0.01), ev(0.03, 0.95)], [], T)
+    assert not settled([ev(0.6, 0.39, rs=0.72), ev(0.23, 0.76, rs=0.58)], [], T)
+    # contradicted, but another chunk entails: the joined text may entail more than the chunk contradicts
+    assert not settled([ev(0.966, 0.031), ev(0.005, 0.967)], [], T)
     # the sentence premise never contradicts on its own, so it leaves the claim open
     assert not settled([ev(0.02, 0.97, "sentence"), ev(0.3, 0.1)], [], T)
 
