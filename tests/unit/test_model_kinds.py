@@ -129,3 +129,15 @@ def test_a_two_way_model_never_convicts_on_its_own(scored, kind):
 def test_a_three_way_model_may_convict(scored):
     forward, _ = scored["nli3"]
     assert any(e["contradiction"] > 0 for r in forward for c in r["claims"] for e in c["evidence"])
+
+
+def test_a_checkpoint_without_tokenizer_json_gets_one_at_export(tmp_path):
+    from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+
+    checkpoint = tiny_bert_checkpoint(tmp_path / "checkpoint")
+    (checkpoint / "tokenizer.json").unlink()  # only the slow tokenizer's files (vocab.txt) are left
+    out = export_checkpoint(checkpoint, tmp_path / "onnx", "fp32")
+    assert (out / "tokenizer.json").is_file()
+    [scores] = OnnxBackend(out, providers="cpu").predict([("A cat sleeps.", "A cat sleeps.")])
+    assert abs(scores.entailment + scores.neutral + scores.contradiction - 1) < 1e-6
