@@ -8,12 +8,15 @@ goes on (`wait`, which keeps this member in the group), each try gets a fresh
 deadline, and every round scores them in groups half as large as the round
 before, down to one response at a time. Only a response that misses the
 deadline scored alone `tries_alone` times is dead-lettered (reason deadline):
-alone, its lateness is its own.
+alone, its lateness is its own. Each round takes the records smallest first and
+the largest alone, last: when one outsized record made the batch late, the
+others are scored without it in the first round instead of sharing its group
+round after round.
 
 Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1 (about
-2n tries), then `tries_alone - 1` more rounds of single responses at most, each
-try within scorer.batch_deadline_s: the batch is committed within about
-2n + (tries_alone - 1) * n deadlines in the worst case, a few seconds when the
+2n tries, plus one try alone per round), then `tries_alone - 1` more rounds of
+single responses at most, each try within scorer.batch_deadline_s: the batch is
+committed within about 3n + (tries_alone - 1) * n deadlines in the worst case, a few seconds when the
 squeeze has passed. What is settled is not held back that long: before each
 try, `flush` writes the verdicts and dead letters settled so far (not
 committing), so the responses scored in time, or in an earlier try, get their
@@ -57,13 +60,13 @@ def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], m
         size = max(1, (size + 1) // 2)
         log.warning("deadline_backpressure", late=len(pending), group_size=size)
         again: list[Late] = []
-        for first in range(0, len(pending), size):
+        for group in _groups(pending, size):
             flush()
             if not wait():
                 batch.interrupted = True
                 return
             owned = {id(m) for m in batch.messages}
-            group = [item for item in pending[first:first + size] if id(item.message) in owned]
+            group = [item for item in group if id(item.message) in owned]
             if not group:
                 continue
             results = score([item.response for item in group])
@@ -83,3 +86,10 @@ def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], m
         pending = again
     if not batch.interrupted:
         batch.prepared = True
+
+
+def _groups(pending: list[Late], size: int) -> list[list[Late]]:
+    """Groups of `size`, smallest records first, and the largest record alone, last."""
+    ordered = sorted(pending, key=lambda item: len(item.message.value() or b""))
+    rest, largest = ordered[:-1], ordered[-1:]
+    return [rest[i:i + size] for i in range(0, len(rest), size)] + [largest]

@@ -48,7 +48,8 @@ def _run(scorer, messages, tries_alone=2, wait=lambda: True):
 def test_a_squeezed_batch_is_scored_again_in_smaller_groups_and_nothing_is_lost():
     scorer = BusyScorer(busy_calls=2)
     batch, metrics = _run(scorer, [_msg(i, f"r{i}") for i in range(4)])
-    assert scorer.calls == [["r0", "r1", "r2", "r3"], ["r0", "r1"], ["r2", "r3"], ["r0"], ["r1"]]
+    # Round 1: groups of 2, the largest (the last of equals) alone; round 2: one at a time.
+    assert scorer.calls == [["r0", "r1", "r2", "r3"], ["r0", "r1"], ["r2"], ["r3"], ["r0"], ["r1"]]
     assert sorted(s.verdict.request_id for s in batch.scored) == ["r0", "r1", "r2", "r3"]
     assert batch.dead == [] and batch.prepared and not batch.interrupted
     assert metrics.scorer_errors.labels("deadline")._value.get() == 0
@@ -57,7 +58,8 @@ def test_a_squeezed_batch_is_scored_again_in_smaller_groups_and_nothing_is_lost(
 def test_only_a_response_late_alone_repeatedly_is_dead_lettered_as_deadline():
     scorer = BusyScorer(busy_calls=1, slow=frozenset({"bad"}), cause="future")
     batch, metrics = _run(scorer, [_msg(0, "a"), _msg(1, "bad"), _msg(2, "c")], tries_alone=2)
-    assert scorer.calls == [["a", "bad", "c"], ["a", "bad"], ["c"], ["bad"], ["bad"]]
+    # "bad" is the largest record: alone from the first retry on, so "a" and "c" are not held with it.
+    assert scorer.calls == [["a", "bad", "c"], ["a", "c"], ["bad"], ["bad"]]
     assert sorted(s.verdict.request_id for s in batch.scored) == ["a", "c"]
     assert [(d.message.offset(), d.stage, d.reason) for d in batch.dead] == [(1, "score", "deadline")]
     assert batch.prepared and metrics.scorer_errors.labels("deadline")._value.get() == 1
