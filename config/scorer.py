@@ -43,8 +43,8 @@ class ScorerConfig(BaseModel):
     # Also score the claim against its best-aligned sentence of the top chunks, alone (support only).
     sentence_premise: bool = True
     # Evidence cascade (scorers/cascade.py): score each claim's single chunks and sentence premise first, and its
-    # joined pairs only when those leave the claim open (no premise entails or contradicts it). Off: every premise
-    # of every claim is scored. The combiner rule reads the joined pairs' scores, so under it they are always scored.
+    # joined pairs only when those do not agree on its verdict (none decides it, or they disagree). Off: every
+    # premise of every claim is scored. The combiner rule reads the joined pairs' scores: under it they always are.
     evidence_cascade: bool = True
     # claim: re-rank the chunks per claim (default); question: reuse the retriever's
     # passage order for every claim (the baseline `groundwatch eval` compares against).
