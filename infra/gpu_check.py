@@ -300,7 +300,8 @@ def onnx_cuda(checkpoint: Path, per_response, tmp: Path) -> dict | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deberta", type=Path, help="a DeBERTa-v2/v3 NLI checkpoint directory (default: none; the tiny random models run either way)")
+    ap.add_argument("--deberta", type=Path,
+                    help="a DeBERTa-v2/v3 NLI checkpoint directory (default: none; the tiny random models run either way)")
     ap.add_argument("--responses", type=int, default=24, help="example responses in the pair set (default 24)")
     ap.add_argument("--tolerance", type=float, default=0.02, help="largest allowed |p_fp16 - p_fp32| (default 0.02)")
     ap.add_argument("--min-agreement", type=float, default=0.98, help="share of pairs with the same label")
@@ -349,12 +350,14 @@ def main(argv: list[str] | None = None) -> int:
                     if not ok:
                         failed.append(f"{name} {row['path']}")
                 rows.append({"model": name, **{k: v for k, v in row.items() if k != "probs"}})
-    print(f"{'model':26} {'kind':10} {'path':16} {'pairs/s':>9} {'p50 ms/resp':>12} {'max|dp|':>9} {'agree':>6}  parity")
+    print(f"{'model':26} {'kind':10} {'path':16} {'pairs/s':>9} {'p50 ms/resp':>12} {'max|dp|':>9} {'agree':>6}"
+          "  parity")
     for r in rows:
         if "skipped" in r or "error" in r:
             print(f"{r['model']:26} {'':10} {r['path']:16} {r.get('skipped') or r.get('error')}")
             continue
-        print(f"{r['model']:26} {r.get('kind', 'nli3'):10} {r['path']:16} {r['pairs_per_s']:9.1f} {r['p50_ms_per_response']:12.2f} "
+        print(f"{r['model']:26} {r.get('kind', 'nli3'):10} {r['path']:16} {r['pairs_per_s']:9.1f} "
+              f"{r['p50_ms_per_response']:12.2f} "
               f"{r.get('max_abs_dp', 0.0):9.5f} {r.get('agreement', 1.0):6.3f}  {r.get('parity', 'reference')}")
     if args.json_out:
         args.json_out.write_text(json.dumps({"pair_set": digest, "rows": rows}, indent=2) + "\n")

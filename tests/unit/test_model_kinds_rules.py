@@ -57,7 +57,8 @@ def test_a_verified_mismatch_convicts_under_either_kind():
 
 
 def test_a_guard_flagged_sentence_convicts_only_with_a_model_that_reads_contradiction():
-    guard = Check("polarity", False, flag="polarity_mismatch", evidence=EvidenceSentence("p1", 0, 20, "The office is closed."))
+    sentence = EvidenceSentence("p1", 0, 20, "The office is closed.")
+    guard = Check("polarity", False, flag="polarity_mismatch", evidence=sentence)
     evidence = [_evidence(0.1, 0.2, 0.7)]
     assert decide(evidence, [guard], Thresholds(0.6, 0.9))[0] is Verdict.CONTRADICTED
     assert decide(evidence, [guard], Thresholds(0.6, 0.9, model_contradicts=False))[0] is Verdict.NOT_ENOUGH_INFO
