@@ -16,7 +16,7 @@ round after round.
 Bounds: with n late responses the rounds use groups of n/2, n/4, ... 1 (about
 2n tries, plus one try alone per round), then `tries_alone - 1` more rounds of
 single responses at most, each try within scorer.batch_deadline_s: the batch is
-committed within about 3n + (tries_alone - 1) * n deadlines in the worst case, a few seconds when the
+committed within about 2n + (tries_alone - 1) * n deadlines in the worst case, a few seconds when the
 squeeze has passed. What is settled is not held back that long: before each
 try, `flush` writes the verdicts and dead letters settled so far (not
 committing), so the responses scored in time, or in an earlier try, get their
