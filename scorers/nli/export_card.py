@@ -38,7 +38,8 @@ def write_card(output: Path, parity: str | None = None) -> Path:
     if parity:
         lines.append(f"- **Parity with the source checkpoint:** {parity}.")
     lines += ["", "Thresholds belong to the model: calibrate them on labelled responses with "
-              "`groundwatch eval --calibrate balanced-accuracy --into-model`, which writes calibration.json here; "
+              "`groundwatch eval --input labelled.jsonl --model DIR --calibrate balanced-accuracy --into-model`, which writes "
+              "calibration.json here; "
               "without it the scorer uses the shipped model's thresholds.", ""]
     path = output / "MODEL_CARD.md"
     path.write_text("\n".join(lines))
