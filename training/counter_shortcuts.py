@@ -14,6 +14,9 @@ negation or with a differently written number (entailment), next to minimal pair
   under both labels: "less than 90 mm" (entailed, a different number) and "more than 30 mm" (contradicted,
   the same amount rewritten), each comparison drawn at random so neither direction pairs with one label.
 - conjunctions: "X and Y are" -> "both X and Y are" (entailed), "only X is" (contradicted).
+- negated claims: "It is not true that H." is entailed where the source labels H a contradiction of the
+  premise and contradicted where it labels H entailed; drawn half from each, so a negation word in the
+  claim says nothing about the label (the negation recipe of synthetic.py only ever maps it to contradiction).
 - computed values (templates over subjects taken from the mix): parts and their total, a change between two
   values and its percentage, a time range and its duration, 12-hour and 24-hour clock times.
 
@@ -212,6 +215,45 @@ def computed_pairs(rng: random.Random, subject: str) -> list[Pair]:
     return out
 
 
+_LOWER_FIRST = {"the", "a", "an", "there", "it", "this", "that", "these", "those", "some", "many", "most", "all",
+                "his", "her", "its", "their", "our", "two", "three", "several", "people", "men", "women"}
+_NEGATION = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b", re.I)
+
+
+def negated_claim(hypothesis: str) -> str | None:
+    """'The shop opens at 9.' -> 'It is not true that the shop opens at 9.'; None for a claim that already
+    has a negation or is more than one sentence."""
+    text = hypothesis.strip()
+    if not text or _NEGATION.search(text) or len(sentences(text)) != 1 or text.endswith("?"):
+        return None
+    first, _, rest = text.partition(" ")
+    if first.lower() in _LOWER_FIRST:
+        first = first.lower()
+    return f"It is not true that {first} {rest}".rstrip(" .!") + "."
+
+
+def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int) -> list[Pair]:
+    """About n pairs, half "not H" for an entailed H (contradiction), half for a contradicted H (entailment),
+    from the labelled sources only (never from a recipe's own pairs)."""
+    flipped = {ENT: CON, CON: ENT}
+    pools: dict[int, list[Pair]] = {ENT: [], CON: []}
+    for pair in train:
+        if pair.label in flipped and not pair.source.startswith(("synthetic_", "counter_")):
+            pools[pair.label].append(pair)
+    out = []
+    for label, pool in pools.items():
+        rng.shuffle(pool)
+        made = 0
+        for pair in pool:
+            if made >= n // 2:
+                break
+            claim = negated_claim(pair.hypothesis)
+            if claim:
+                out.append(Pair(pair.premise, claim, flipped[label], "counter_negated_claim"))
+                made += 1
+    return out
+
+
 def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
     """Counter-shortcut pairs from premises of `train` (never from validation); about `per_recipe` each."""
     rng = random.Random(seed)
@@ -230,6 +272,7 @@ def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
             if len(made["conjunction"]) < per_recipe:
                 made["conjunction"] += conjunction_pairs(premise, sentence, rng)
     out = [p for pairs in made.values() for p in pairs]
+    out += claim_negation_pairs(train, rng, per_recipe)
     subjects = _ITEMS
     for _ in range(per_recipe // 9):
         out += computed_pairs(rng, rng.choice(subjects))

@@ -118,3 +118,14 @@ def test_computed_values_come_with_their_minimal_pairs():
     total = next(p for p in pairs if "in total" in p.hypothesis and p.label == ENT)
     parts = [int(x) for x in re.findall(r"\$(\d+)", total.premise)]
     assert f"${sum(parts)} in total" in total.hypothesis
+
+
+def test_a_negated_claim_flips_the_label_half_each_way():
+    train = [Pair("The shop opens at 9 every day.", "The shop opens at 9.", ENT, "rte"),
+             Pair("The shop opens at 9 every day.", "The shop opens at 10.", CON, "rte"),
+             Pair("Paris is the capital.", "Paris is not the capital.", CON, "rte"),  # already negated: skipped
+             Pair("x y z", "The shop opens at 9.", ENT, "synthetic_copy")]  # a recipe's pair: skipped
+    got = {(p.hypothesis, p.label) for p in cs.claim_negation_pairs(train, random.Random(0), 10)}
+    assert got == {("It is not true that the shop opens at 9.", CON), ("It is not true that the shop opens at 10.", ENT)}
+    assert cs.negated_claim("Paris is the capital.") == "It is not true that Paris is the capital."
+    assert cs.negated_claim("Is it open? Yes.") is None
