@@ -28,13 +28,16 @@ from groundwatch.scorers.schema import Response, parse_response
 SETTINGS = {"all_premises": {"evidence_cascade": False}, "cascade": {"evidence_cascade": True}}
 
 
-def read_responses(path: Path, half: str | None, limit: int | None) -> list[Response]:
-    """Responses in file order (a labelled file's extra fields are ignored); `limit` after the half."""
+def read_responses(path: Path, half: str | None, limit: int | None, skip: int = 0) -> list[Response]:
+    """Responses in file order (a labelled file's extra fields are ignored); `skip` and `limit` after the half."""
     from groundwatch.evaluation.dataset import half_of
 
     out = []
     for _, raw in read_jsonl(path):
         if half and half_of(raw["request_id"]) != half:
+            continue
+        if skip:
+            skip -= 1
             continue
         out.append(parse_response(raw))
         if limit is not None and len(out) >= limit:
@@ -57,8 +60,8 @@ def score_both(responses: list[Response], config: ScorerConfig, batch_size: int 
         for i in range(0, len(responses), batch_size):
             records += [v.to_dict() if hasattr(v, "to_dict") else {"error": v.reason}
                         for v in scorer.score(responses[i:i + batch_size])]
+        scorer.close()  # joins the batcher, which counts a batch after handing out its results
         stats = scorer.batcher.stats
-        scorer.close()
         out[name] = (records, {"model_inputs": stats.pairs,
                                "tokens": stats.real_tokens, "padded_tokens": stats.padded_tokens})
     return out
@@ -131,16 +134,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("-i", "--input", type=Path, required=True, help="responses or labelled JSONL")
     p.add_argument("--half", choices=("calibration", "report"), help="keep one stable half (default: all)")
-    p.add_argument("--limit", type=int, metavar="N", help="first N records (after the half; default: all)")
+    p.add_argument("--skip", type=int, default=0, metavar="N", help="leave out the first N records (after the half)")
+    p.add_argument("--limit", type=int, metavar="N", help="first N records (after the half and --skip; default: all)")
     p.add_argument("--expected", type=Path, help="expected verdicts (examples/expected.jsonl)")
     p.add_argument("--batch-size", type=int, default=32, metavar="N", help="responses per scorer call (default 32)")
     p.add_argument("--save-verdicts", type=Path, metavar="PREFIX",
                    help="also write PREFIX-all_premises.jsonl and PREFIX-cascade.jsonl")
     p.add_argument("-o", "--output", type=Path, help="JSON report (default: stdout only)")
     args = p.parse_args(argv)
-    responses = read_responses(args.input, args.half, args.limit)
+    responses = read_responses(args.input, args.half, args.limit, args.skip)
     report, records = compare(responses, ScorerConfig(), args.expected, args.batch_size)
-    report = {"input": str(args.input), "half": args.half, "limit": args.limit, **report}
+    report = {"input": str(args.input), "half": args.half, "skip": args.skip, "limit": args.limit, **report}
     if args.save_verdicts:
         for name, rows in records.items():
             Path(f"{args.save_verdicts}-{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -68,9 +68,9 @@ def _score(backend, **config):
     scorer = Scorer(ScorerConfig(use_embeddings=False, context_conflicts=False, **config), backend)
     try:
         [verdict] = scorer.score([parse_response(RESPONSE)])
-        return verdict, scorer.batcher.stats.pairs
     finally:
-        scorer.close()
+        scorer.close()  # joins the batcher: a batch's count is recorded after its results are handed out
+    return verdict, scorer.batcher.stats.pairs
 
 
 def test_joined_pairs_are_scored_only_for_the_claim_no_single_premise_decides(backend):
@@ -87,3 +87,14 @@ def test_joined_pairs_are_scored_only_for_the_claim_no_single_premise_decides(ba
     # ranks are positions among all candidates, so a record re-decided for a smaller window still reads them
     assert sorted(e.rank for e in whole.evidence) == [0, 1, 2]
     assert sorted(e.rank for e in split.evidence) == sorted(e.rank for e in off.claims[1].evidence)
+
+
+def test_candidate_pairs_are_every_premise_the_cascade_may_score(backend):
+    scorer = Scorer(ScorerConfig(use_embeddings=False, context_conflicts=False), backend)
+    try:
+        [pairs] = scorer.candidate_pairs([parse_response(RESPONSE)])
+    finally:
+        scorer.close()
+    off, _ = _score(backend, evidence_cascade=False)
+    assert len(pairs) == sum(len(c.evidence) for c in off.claims) == 12  # 2 claims x (3 chunks + 3 joined pairs)
+    assert {claim for _, claim in pairs} == {c.text for c in off.claims}
