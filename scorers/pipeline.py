@@ -370,6 +370,16 @@ class Scorer:
 
     # -- entry point ----------------------------------------------------------
 
+    def candidate_pairs(self, responses: list[Response]) -> list[list[tuple[str, str]]]:
+        """Per response, every (premise, claim) pair its claims could be scored on: each claim's chunks,
+        joined pairs and sentence premise, including those the cascade leaves unscored. Nothing is scored
+        (what a plain cross-encoder loop over the same evidence would score: `groundwatch bench`)."""
+        prepared = [self._prepare(r) for r in responses]
+        self._embed(prepared)
+        for p in prepared:
+            self._find_evidence(p)
+        return [[(cand.text, c.hypothesis) for c in p.claims for cand in c.candidates] for p in prepared]
+
     def score(self, responses: list[Response],
               deadline: Deadline | None = None) -> list[ResponseVerdict | ScoringError]:
         """Verdicts by input position; a response that fails gets a ScoringError in its place.
