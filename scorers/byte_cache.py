@@ -3,13 +3,14 @@
 The scorer's caches are keyed by whole sentences, chunks and answers. A passage without
 punctuation is one sentence of 100,000 characters, and its analysis is megabytes, so a count
 limit (lru_cache's maxsize) bounds nothing: a stream of such texts grows memory without end.
-Here each entry's size is estimated once, when it is stored (`deep_size` of key and value), and
-the least recently used entries leave until the total fits the budget. An entry larger than
-`max_entry` of the budget is returned but not kept: it would empty the cache for one text.
+Here each entry's size is estimated once, when it is stored (`deep_size` of key and value, or
+the cache's own cheaper `sizer`), and the least recently used entries leave until the total fits
+the budget. An entry larger than `max_entry` of the budget is returned but not kept: it would
+empty the cache for one text.
 
 `byte_cached(budget)` replaces `functools.lru_cache(maxsize=...)` on a function of hashable
-arguments and keeps its `cache_clear()` and `cache_info()`. Every cache built here is listed in
-`CACHES`, so a test can add up what they hold.
+positional arguments and keeps `cache_clear()` and a `cache_info()` (hits, misses, entries,
+bytes, budget). Every live ByteLRU is in `CACHES`, so a test can add up what they hold.
 """
 
 from __future__ import annotations
