@@ -208,7 +208,15 @@ def nli_options(spec: dict) -> dict:
     return run_options(spec)
 
 
+def whole_path(spec: dict) -> dict:
+    """groundwatch end to end against CrossEncoder.predict on the same evidence (evaluation/bench/whole_path.py)."""
+    from groundwatch.evaluation.bench.whole_path import run_whole_path
+
+    return run_whole_path(spec)
+
+
 PATHS = {
+    "whole_path": whole_path,
     "guards": guards,
     "groundwatch": groundwatch,
     "reference_loop": reference_loop,

@@ -16,7 +16,7 @@ def bench_tables(result: dict) -> str:
              f"({result['inputs']['responses_source']})", ""]
     rows = []
     for name, p in result["paths"].items():
-        if "ms_per_claim" in p or "options" in p or ("paths" in p and "error" not in p):
+        if "ms_per_claim" in p or "options" in p or "cold_start" in p or ("paths" in p and "error" not in p):
             continue
         if "error" in p:
             rows.append([name, "-", "-", "-", "-", "-", "-", "-", p["error"][:60]])
@@ -24,8 +24,9 @@ def bench_tables(result: dict) -> str:
         agree = p.get("vs_torch_fp32")
         rows.append([name, p["provider"], p["precision"], p["pairs"], p["pairs_per_s"], p["peak_rss_mb"],
                      agree["max_abs_prob_diff"] if agree else None, agree["argmax_agreement"] if agree else None, ""])
-    lines.append(render(["path", "provider", "precision", "pairs", "pairs/s", "peak RSS MiB", "max|dp| vs torch",
-                         "argmax agree", "error"], rows, digits=2))
+    if rows:
+        lines.append(render(["path", "provider", "precision", "pairs", "pairs/s", "peak RSS MiB", "max|dp| vs torch",
+                             "argmax agree", "error"], rows, digits=2))
     g = result["paths"].get("groundwatch", {})
     if "latency_s" in g:
         on, off, lat = g["responses_with_conflicts"], g["responses_without_conflicts"], g["latency_s"]
@@ -35,6 +36,7 @@ def bench_tables(result: dict) -> str:
                              digits=2),
                   f"latency per response (one at a time, conflicts on): p50 {lat['p50'] * 1000:.0f} ms, "
                   f"p99 {lat['p99'] * 1000:.0f} ms over {lat['n']}"]
+    lines += whole_path_table(result["paths"].get("whole_path", {}))
     guards = result["paths"].get("guards", {})
     if "ms_per_claim" in guards:
         t = guards["ms_per_claim"]
@@ -67,3 +69,21 @@ def options_table(o: dict) -> list[str]:
                         "batch invariance max|dp|", "deterministic"], rows, digits=3),
             f"pairs/s: {o['pairs']} pairs, options interleaved, median of {o['repeats']}; agreement on "
             f"{o['validation_pairs']} validation pairs; deterministic: |dp| <= 1e-5 alone vs in other batches"]
+
+
+def whole_path_table(w: dict) -> list[str]:
+    if "cold_start" not in w:
+        return []
+    lat, rate, cold = w["latency_s"], w["responses_per_s"], w["cold_start"]
+    rows = [["groundwatch end to end", rate["groundwatch"], w["pairs_per_s"]["groundwatch_nli"],
+             lat["groundwatch"]["p50"] * 1000, lat["groundwatch"]["p99"] * 1000],
+            ["CrossEncoder.predict, every candidate", rate["cross_encoder"], w["pairs_per_s"]["cross_encoder"],
+             lat["cross_encoder"]["p50"] * 1000, lat["cross_encoder"]["p99"] * 1000]]
+    return ["", render(["whole path", "responses/s", "NLI pairs/s (same candidates)", "p50 ms", "p99 ms"], rows,
+                       digits=2),
+            f"{w['responses']} responses, {w['candidate_pairs']} candidate pairs ({w['model_inputs']} model inputs "
+            f"with the cascade); end to end {w['end_to_end_vs_cross_encoder']:.2f}x CrossEncoder.predict, NLI path "
+            f"{w['nli_vs_cross_encoder']:.2f}x; median of {w['repeats']} interleaved repeats",
+            f"cold start (process start to first verdict, median of {len(cold['runs_s'])}): "
+            f"{cold['first_verdict_s']:.2f} s; groundwatch score over the file: {cold['whole_file_s']:.1f} s, "
+            f"peak RSS {cold['peak_rss_mb']} MiB"]

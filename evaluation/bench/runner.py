@@ -16,12 +16,13 @@ from groundwatch.evaluation.bench.child import MARKER
 from groundwatch.evaluation.bench.inputs import load_responses, pairs_of
 from groundwatch.evaluation.bench.machine import machine
 
-CPU_PATHS = ("groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped", "guards",
-             "tokenize_once", "nli_options")
+CPU_PATHS = ("whole_path", "groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped",
+             "guards", "tokenize_once", "nli_options")
 CUDA_PATHS = ("torch_cuda_fp16", "onnx_cuda_fp32")
 NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "torch_cuda_fp16", "onnx_cuda_fp32",
-               "nli_options"}
-SLOW_PATHS = {"nli_options": 4.0}  # timeout multiplier: every precision option, validation pairs, invariance
+               "nli_options", "whole_path"}
+# timeout multipliers: every precision option, validation pairs, invariance; the whole path's repeats and cold starts
+SLOW_PATHS = {"nli_options": 4.0, "whole_path": 2.0}
 REFERENCE = "torch_fp32"  # probabilities of every path are compared with this one
 
 
@@ -136,7 +137,7 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
     reference = results.get(REFERENCE, {}).get("probs")
     paths = {}
     for name, r in results.items():
-        if "error" in r or "ms_per_claim" in r or "options" in r or "paths" in r:  # tables of their own
+        if "error" in r or "ms_per_claim" in r or "options" in r or "paths" in r or "cold_start" in r:  # own tables
             paths[name] = r
             continue
         done = r.get("n_pairs", n_pairs)

@@ -32,6 +32,14 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     tokenize = paths.pop("tokenize_once")  # before/after pre-processing, same model: same scores
     assert set(tokenize["paths"]) == {"tokenize once", "tokenize three times (before)"}
     assert tokenize["max_abs_prob_diff"] < 1e-6 and all(p["pairs_per_s"] > 0 for p in tokenize["paths"].values())
+    whole = paths.pop("whole_path")  # end to end against CrossEncoder.predict on the same candidates
+    assert "error" not in whole, whole
+    assert whole["responses"] == 3 and whole["candidate_pairs"] >= 3 and whole["model_inputs"] > 0
+    assert {k: v["n"] for k, v in whole["latency_s"].items()} == {"groundwatch": 3, "cross_encoder": 3}
+    assert whole["responses_per_s"]["groundwatch"] > 0 and whole["pairs_per_s"]["cross_encoder"] > 0
+    cold = whole["cold_start"]
+    assert len(cold["runs_s"]) == 3 and cold["first_verdict_s"] > 0
+    assert cold["verdicts"] == 3 and cold["peak_rss_mb"] > 0
     options = paths.pop("nli_options")["options"]
     assert {"onnx fp32", "onnx int8 dynamic", "onnx int8 weights, int8 compute", "torch bf16"} <= set(options)
     for name, p in options.items():
@@ -53,5 +61,5 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
         result["ratios"])
     assert result["machine"]["cpu"]["usable_cores"] >= 1 and result["machine"]["threads"] == 1
     printed = capsys.readouterr().out
-    assert "pairs/s" in printed and "guard stage (one core)" in printed
+    assert "pairs/s" in printed and "guard stage (one core)" in printed and "whole path" in printed
     assert "batch invariance max|dp|" in printed and "tokenize three times (before)" in printed

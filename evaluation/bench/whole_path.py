@@ -1,0 +1,143 @@
+"""The whole path: groundwatch end to end against CrossEncoder.predict on the same responses' evidence.
+
+groundwatch runs everything a response goes through (claims, retrieval, checks, guards, NLI with the
+evidence cascade, verdicts, context conflicts); the baseline is `CrossEncoder.predict` over every
+candidate (premise, claim) pair the pipeline builds for those responses without the cascade
+(`Scorer.candidate_pairs`: each claim's chunks, joined pairs and sentence premise), which is what a
+five-line loop over the same evidence would score, and still no verdict. Measured in this one process,
+interleaved so both see the same machine:
+- throughput with the batcher full: all responses in one scorer call, against one predict call over all
+  their candidates; and groundwatch's NLI path alone (PairScorer) over the same candidates;
+- latency one response at a time: scorer.score([response]) against predict(its candidates);
+then in fresh processes (evaluation/bench/cold_start.py): cold start, process start to the first verdict
+written by `groundwatch score`, median of 3 (warm page cache), and its peak RSS over the whole file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from groundwatch.evaluation.bench.cold_start import RSS_MARKER
+
+COLD_RUNS = 3
+
+
+def _pct(values: list[float]) -> dict:
+    return {"p50": statistics.median(values), "p99": float(np.percentile(values, 99)), "n": len(values)}
+
+
+def run_whole_path(spec: dict) -> dict:
+    from sentence_transformers import CrossEncoder
+
+    from groundwatch.config.scorer import ScorerConfig
+    from groundwatch.scorers.embedder import Embedder
+    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.pipeline import Scorer
+    from groundwatch.scorers.schema import parse_response
+
+    config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
+                          threads=spec.get("threads"), context_conflicts=True)
+    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads)
+    backend.warmup()
+
+    def fresh(**updates) -> Scorer:  # empty pair cache, empty embedding cache
+        embedder = Embedder()
+        embedder.encode(["warm up the embedding model"])
+        return Scorer(config.model_copy(update=updates), backend, embedder)
+
+    responses = [parse_response(r) for r in spec["responses"]]
+    probe = fresh(evidence_cascade=False)
+    candidates = probe.candidate_pairs(responses)
+    probe.close()
+    pairs = [p for per_response in candidates for p in per_response]
+    model = CrossEncoder(spec["torch_checkpoint"], max_length=spec["max_length"], device="cpu")
+
+    def predict(batch):
+        if batch:
+            model.predict(batch, batch_size=spec["batch_size"], show_progress_bar=False, convert_to_numpy=True)
+
+    predict(pairs[:8])
+    seconds: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": [], "groundwatch_nli": []}
+    inputs = {}
+    for _ in range(spec.get("repeats", 3)):  # interleaved: a drift in machine load hits both sides
+        scorer = fresh()
+        start = time.perf_counter()
+        scorer.score(responses)
+        seconds["groundwatch"].append(time.perf_counter() - start)
+        scorer.close()  # joins the batcher, which counts a batch after handing out its results
+        inputs = {"model_inputs": scorer.batcher.stats.pairs, "tokens": scorer.batcher.stats.real_tokens}
+        start = time.perf_counter()
+        predict(pairs)
+        seconds["cross_encoder"].append(time.perf_counter() - start)
+        scorer = fresh()
+        start = time.perf_counter()
+        scorer.pairs.score(pairs)
+        seconds["groundwatch_nli"].append(time.perf_counter() - start)
+        scorer.close()
+    latency: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": []}
+    scorer = fresh()
+    for response, own in zip(responses, candidates):
+        start = time.perf_counter()
+        scorer.score([response])
+        latency["groundwatch"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        predict(own)
+        latency["cross_encoder"].append(time.perf_counter() - start)
+    scorer.close()
+    median = {k: statistics.median(v) for k, v in seconds.items()}
+    n = len(responses)
+    return {"responses": n, "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]),
+            "seconds": seconds,
+            "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"]},
+            "pairs_per_s": {"groundwatch_nli": len(pairs) / median["groundwatch_nli"],
+                            "cross_encoder": len(pairs) / median["cross_encoder"]},
+            "end_to_end_vs_cross_encoder": median["cross_encoder"] / median["groundwatch"],
+            "nli_vs_cross_encoder": median["cross_encoder"] / median["groundwatch_nli"],
+            "latency_s": {k: _pct(v) for k, v in latency.items()},
+            "cold_start": cold_start(spec), "provider": backend.provider, "precision": backend.precision}
+
+
+def _cli(args: list[str], threads: int | None, stderr=subprocess.PIPE) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each verdict line reaches the pipe when written
+    if threads:
+        env["GROUNDWATCH_SCORER__THREADS"] = str(threads)
+    return subprocess.Popen([sys.executable, "-m", "groundwatch.evaluation.bench.cold_start", *args],
+                            stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
+
+
+def cold_start(spec: dict) -> dict:
+    """`groundwatch score` in fresh processes: seconds from process start to the first verdict line
+    (one response per scorer call, median of COLD_RUNS), and one run over every response with full
+    batches for the total time and the peak RSS."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "responses.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in spec["responses"]))
+        common = ["score", "-i", str(path), "-o", "-", "-q", "--model", spec["model_dir"]]
+        firsts = []
+        for _ in range(COLD_RUNS):
+            start = time.perf_counter()
+            proc = _cli([*common, "--batch-size", "1"], spec.get("threads"), subprocess.DEVNULL)
+            line = proc.stdout.readline()
+            firsts.append(time.perf_counter() - start)
+            proc.kill()  # the rest of the file is not part of a cold start
+            proc.communicate()
+            if not line:
+                raise RuntimeError("groundwatch score wrote no verdict")
+        start = time.perf_counter()
+        proc = _cli(common, spec.get("threads"))
+        out, err = proc.communicate()
+        total = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"groundwatch score exited {proc.returncode}: {err.strip().splitlines()[-1:]}")
+    rss = [float(line[len(RSS_MARKER):]) for line in err.splitlines() if line.startswith(RSS_MARKER)]
+    return {"first_verdict_s": statistics.median(firsts), "runs_s": firsts, "whole_file_s": total,
+            "verdicts": len(out.splitlines()), "peak_rss_mb": rss[-1] if rss else None}
