@@ -690,14 +690,6 @@ def _false_alarms(data: list[dict]) -> str:
 CASCADE_EXAMPLES = Source("docs/figures/cascade-examples.json",
                           "python -m groundwatch.evaluation.bench.cascade --input examples/responses.jsonl "
                           "--expected examples/expected.jsonl --output docs/figures/cascade-examples.json")
-CASCADE_DEV_SETS = (("wice", 60), ("begin", 120), ("halueval", 120), ("qags", 40))
-
-
-def cascade_dev_run(name: str, limit: int) -> str:
-    convert = f"groundwatch convert --dataset {name} --output build/dev/{name}.jsonl" + (
-        " --limit 1000" if name == "halueval" else "")
-    return (f"{convert} && python -m groundwatch.evaluation.bench.cascade --input build/dev/{name}.jsonl "
-            f"--half report --limit {limit} --output docs/figures/cascade-dev-{name}.json")
 
 
 def _cascade_row(label: str, r: dict) -> list:
