@@ -612,13 +612,15 @@ def _judge_coverage(data: list[dict]) -> str:
             f"columns are the balanced accuracy on each set's sure responses.")
 
 
-PREVIOUS = "docs/figures/previous-model"
-PREVIOUS_RUN = ("measured with the previous default model (nli-minilm-int8-weights@16b32835d8e2) by the command "
-                "of `docs/figures/{name}.json`")
+CANDIDATE = "training/runs/counter-run1/measurements"
+CANDIDATE_RUN = ("measured with the retraining candidate in training/runs/counter-run1, exported by "
+                 "`python -m groundwatch.training.ship --from-compact --compact training/runs/counter-run1 --output "
+                 "build/cand` and scored by the command of `docs/figures/{name}.json` with "
+                 "GROUNDWATCH_SCORER__MODEL_DIR=build/cand")
 
 
-def _previous(name: str) -> Source:
-    return Source(f"{PREVIOUS}/{name}.json", PREVIOUS_RUN.format(name=name), kept=True)
+def _candidate(name: str, shipped_name: str) -> Source:
+    return Source(f"{CANDIDATE}/{name}.json", CANDIDATE_RUN.format(name=shipped_name), kept=True)
 
 
 def _rate(n: int, total: int) -> str:
@@ -633,7 +635,9 @@ def _contradicted_precision(three_way: dict) -> str:
     return f"{right} of {said}" if said else "none said"
 
 
-def _dev_rows(report: dict) -> dict[str, str]:
+def _dev_rows(report: dict | None) -> dict[str, str]:
+    if report is None:
+        return {}
     labelled = report["labelled"]
     head, ci = labelled["headline"], labelled["headline"]["interval_95"]
     rows = {"dev report half, recall on supported claims (pooled)": f"{head['specificity']:.3f}",
@@ -648,7 +652,7 @@ def _dev_rows(report: dict) -> dict[str, str]:
     return rows
 
 
-def _false_alarm_rows(controls: dict, examples: dict, dev: dict, probe: dict) -> dict[str, str]:
+def _false_alarm_rows(controls: dict, examples: dict, probe: dict, dev: dict | None = None) -> dict[str, str]:
     r, p = controls["rewordings"], controls["pairs"]
     rows = {"control rewordings SUPPORTED": _rate(r["supported"], r["claims"]),
             "control rewordings CONTRADICTED": _rate(r["contradicted"], r["claims"]),
@@ -672,50 +676,18 @@ FALSE_ALARM_TARGETS = {
         "≥ 0.865", "dev report half, balanced accuracy (pooled) [95%]": "higher"}
 
 
-@figure("false-alarms", _previous("controls-shipped"), _previous("examples-agreement"),
-        _previous("verdict-rule-report"), _previous("guards-probe"), CONTROLS, EXAMPLES_AGREEMENT,
-        Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN), GUARD_PROBE)
+@figure("false-alarms", CONTROLS, EXAMPLES_AGREEMENT, GUARD_PROBE,
+        Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
+        _candidate("controls", "controls-shipped"), _candidate("examples-agreement", "examples-agreement"),
+        _candidate("guards-probe", "guards-probe"))
 def _false_alarms(data: list[dict]) -> str:
-    before, after = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
-    rows = [[measure, before.get(measure, "-"), after.get(measure, "-"), FALSE_ALARM_TARGETS.get(measure, "")]
-            for measure in dict.fromkeys([*before, *after])]
-    models = f"`{data[2]['model']}` before, `{data[6]['model']}` after"
-    return (markdown_table(["measure", "before", "after", "target"], rows)
-            + f"\n\nModels: {models}. Dev figures: the report half at the thresholds calibrated on the calibration "
-            "half for each model; a guard-probe family should keep its share of not-SUPPORTED claims.\n")
-
-
-# --- the evidence cascade and the whole path (docs/performance.md) -----------------------------------------
-
-CASCADE_EXAMPLES = Source("docs/figures/cascade-examples.json",
-                          "python -m groundwatch.evaluation.bench.cascade --input examples/responses.jsonl "
-                          "--expected examples/expected.jsonl --output docs/figures/cascade-examples.json")
-
-
-def _cascade_row(label: str, r: dict) -> list:
-    before, after = r["all_premises"], r["cascade"]
-    return [label, r["responses"], r["claims"],
-            f"{before['model_inputs_per_response']:.1f} → {after['model_inputs_per_response']:.1f}",
-            f"{before['tokens_per_response']:.0f} → {after['tokens_per_response']:.0f}",
-            f"{before['joined_pairs_per_claim']:.2f} → {after['joined_pairs_per_claim']:.2f}",
-            f"{len(r['changed'])} ({100 * r['changed_share']:.2f}%)"]
-
-
-CASCADE_HEADERS = ["input", "responses", "claims", "model inputs per response", "tokens per response",
-                   "joined pairs per claim", "claim verdicts changed"]
-
-
-@figure("cascade-examples", CASCADE_EXAMPLES)
-def _cascade_examples(data: list[dict]) -> str:
-    r = data[0]
-    e = r["expected"]
-    worse = ", ".join(w["request_id"] for w in e["worse"]) or "none"
-    return (markdown_table(CASCADE_HEADERS, [_cascade_row("`examples/responses.jsonl`", r)])
-            + f"\n\nEvery premise of every claim scored (left of each arrow) against the cascade (right), the "
-            f"same responses and model, context conflicts on (their pairs are among the model inputs). Claims "
-            f"agreeing with `examples/expected.jsonl`: {e['agree_all_premises']} of {e['claims']} with every "
-            f"premise, {e['agree_cascade']} with the cascade; worse with the cascade: {worse}. Joined pairs were "
-            f"scored for {r['cascade']['claims_with_joined_pairs']} of {r['claims']} claims.")
+    shipped, candidate = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
+    rows = [[measure, shipped[measure], candidate.get(measure, "not measured"), FALSE_ALARM_TARGETS.get(measure, "")]
+            for measure in shipped]
+    return (markdown_table(["measure", "shipped model", "retraining candidate (not shipped)", "target"], rows)
+            + f"\n\nShipped: `{data[3]['model']}`; candidate: `{data[4]['model'][0]}`. Dev figures: the report half "
+            "at the thresholds calibrated on the calibration half. A guard-probe family should keep its share of "
+            "not-SUPPORTED claims.\n")
 
 
 if __name__ == "__main__":
