@@ -1,8 +1,9 @@
 """Poison messages go to the dead-letter topic with their original bytes and headers; good ones are indexed.
 
-The scorer runs with max_length beyond the tiny model's 512 positions and one pair
-per model batch, so a long premise makes the model itself fail for that response
-only: a real scoring error, dead-lettered with stage "score".
+The tiny model's export record claims a 1,024-token window past its 512 positions (a
+mis-exported model: the scorer trusts the record) and the scorer runs one pair per model
+batch, so a long premise makes the model itself fail for that response only: a real
+scoring error, dead-lettered with stage "score".
 
 Limits are the defaults: a record just over `scorer.max_record_bytes` (1,000,000)
 is refused by the decoder, and its dead letter goes through a producer with
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from confluent_kafka import Producer
@@ -34,10 +37,20 @@ def _produce_large(bootstrap: str, topic: str, values: list[bytes], keys: list[b
 pytestmark = pytest.mark.integration
 
 
-def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_bootstrap, opensearch_url, tiny_onnx):
+@pytest.fixture()
+def overclaiming_model(tiny_onnx, tmp_path):
+    """The tiny ONNX model with an export record that claims a window longer than its position table."""
+    model = Path(shutil.copytree(tiny_onnx, tmp_path / "overclaiming"))
+    record = json.loads((model / "export.json").read_text())
+    (model / "export.json").write_text(json.dumps({**record, "max_length": 1024}))
+    return model
+
+
+def test_poison_messages_are_dead_lettered_and_good_ones_still_indexed(kafka_bootstrap, opensearch_url,
+                                                                       overclaiming_model):
     names = Names.fresh("poison")
     create_topics(kafka_bootstrap, names)
-    settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=4,
+    settings = settings_for(kafka_bootstrap, opensearch_url, names, overclaiming_model, batch_size=4,
                             scorer={"max_passages": 20, "max_length": 1024, "max_batch_size": 1,
                                     "chunk_sentences": 200})
     limits = settings.scorer
