@@ -75,3 +75,36 @@ def tiny_t5_checkpoint(path: Path) -> Path:
                       decoder_start_token_id=tok.pad_token_id)
     T5ForConditionalGeneration(config).save_pretrained(str(path))
     return path
+
+
+def tiny_t5_sentencepiece_checkpoint(path: Path) -> Path:
+    """A tiny T5 whose tokenizer is a SentencePiece model trained here on the example texts and saved as
+    the slow tokenizer alone (spiece.model, no tokenizer.json), as many T5 checkpoints ship: the export
+    must convert it so the runtime needs only the `tokenizers` library."""
+    import io
+    import json
+
+    import sentencepiece as spm
+    import torch
+    from transformers import T5Config, T5ForConditionalGeneration, T5Tokenizer
+
+    torch.manual_seed(0)
+    path.mkdir(parents=True, exist_ok=True)
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    texts = [text for name in ("responses.jsonl", "controls/responses.jsonl")
+             for line in (examples / name).read_text().splitlines()
+             for text in (json.loads(line)["answer"], *(p["text"] for p in json.loads(line)["passages"]))]
+    model = io.BytesIO()  # 1,200 pieces: the runtime refuses a tokenizer under 1,000 as files missing
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(texts), model_writer=model, vocab_size=1200,
+                                   model_type="unigram", pad_id=0, eos_id=1,
+                                   unk_id=2, bos_id=-1, minloglevel=2)
+    (path / "spiece.model").write_bytes(model.getvalue())
+    # legacy=True, as Flan-T5 and MiniCheck-Flan-T5 tokenizers load (their configs do not set it)
+    tok = T5Tokenizer(str(path / "spiece.model"), extra_ids=0, legacy=True)
+    tok.save_pretrained(str(path))
+    config = T5Config(vocab_size=len(tok), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
+                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
+                      tie_word_embeddings=False, pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id,
+                      decoder_start_token_id=tok.pad_token_id)
+    T5ForConditionalGeneration(config).save_pretrained(str(path))
+    return path

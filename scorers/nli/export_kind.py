@@ -62,10 +62,10 @@ def fast_tokenizer(checkpoint: Path):
         tokenizer = AutoTokenizer.from_pretrained(str(checkpoint), use_fast=True)
     except (ImportError, ValueError, OSError) as exc:
         raise ModelLoadError(f"{checkpoint}: no tokenizer.json, and its tokenizer could not be converted "
-                             f"({str(exc).splitlines()[0]}); pip install sentencepiece protobuf") from exc
+                             f"({str(exc).splitlines()[0]}); pip install 'groundwatch[export]'") from exc
     if not tokenizer.is_fast:
         raise ModelLoadError(f"{checkpoint}: no tokenizer.json and no conversion of its tokenizer to one; "
-                             "pip install sentencepiece protobuf")
+                             "pip install 'groundwatch[export]'")
     return tokenizer
 
 

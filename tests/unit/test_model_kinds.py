@@ -141,3 +141,25 @@ def test_a_checkpoint_without_tokenizer_json_gets_one_at_export(tmp_path):
     assert (out / "tokenizer.json").is_file()
     [scores] = OnnxBackend(out, providers="cpu").predict([("A cat sleeps.", "A cat sleeps.")])
     assert abs(scores.entailment + scores.neutral + scores.contradiction - 1) < 1e-6
+
+
+def test_a_sentencepiece_tokenizer_is_converted_at_export(tmp_path):
+    """A T5 checkpoint with only spiece.model: the export writes tokenizer.json, the runtime's tokenizer
+    (the `tokenizers` library) gives the slow tokenizer's ids, and a pair scores."""
+    from tokenizers import Tokenizer
+    from transformers import T5Tokenizer
+
+    from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+    from tests.tiny_models import tiny_t5_sentencepiece_checkpoint
+
+    checkpoint = tiny_t5_sentencepiece_checkpoint(tmp_path / "checkpoint")
+    assert not (checkpoint / "tokenizer.json").exists()
+    assert main(["export-model", "--checkpoint", str(checkpoint), "--output", str(tmp_path / "onnx")]) == 0
+    record = json.loads((tmp_path / "onnx" / "export.json").read_text())
+    assert record["kind"] == "seq2seq"
+    fast = Tokenizer.from_file(str(tmp_path / "onnx" / "tokenizer.json"))
+    slow = T5Tokenizer.from_pretrained(str(checkpoint))
+    for text in ("Refunds are accepted within 30 days.", "predict: The fee is 10 euros, not 0."):
+        assert fast.encode(text).ids == slow(text)["input_ids"], text
+    [scores] = OnnxBackend(tmp_path / "onnx", providers="cpu").predict([("Refunds take 30 days.", "Refunds take 30 days.")])
+    assert scores.contradiction == 0 and abs(scores.entailment + scores.neutral - 1) < 1e-6
