@@ -723,9 +723,10 @@ def _cascade_examples(data: list[dict]) -> str:
             f"scored for {r['cascade']['claims_with_joined_pairs']} of {r['claims']} claims.")
 
 
-# The dev sets' report halves, the first records of each (the settling rule was revised after a first run on
-# these same records: a sample no choice was made on would be the records after them, --skip).
-CASCADE_DEV_RUNS = (("wice", 0, 60), ("begin", 0, 120), ("halueval", 0, 120), ("qags", 0, 40))
+# The dev sets' report halves: the first records of each (the settling rule was revised after a first run on
+# these), then records after them that no choice was made on (--skip).
+CASCADE_DEV_RUNS = (("wice", 0, 60), ("begin", 0, 120), ("halueval", 0, 120), ("qags", 0, 40),
+                    ("halueval", 120, 150), ("qags", 40, 40))
 
 
 def _cascade_dev_path(name: str, skip: int) -> str:
@@ -752,9 +753,9 @@ def _cascade_dev(data: list[dict]) -> str:
     listed = "; ".join(f"{c['set']} `{c['request_id']}` claim {c['claim']}: {c['all_premises']} → {c['cascade']}"
                        for c in changed) or "none"
     return (markdown_table(CASCADE_HEADERS, rows)
-            + f"\n\nThe target is fewer than 0.5% of claim verdicts changed. Changed claims: {listed}. These are the "
-            "records the settling rule was chosen on (a first rule changed 3 of their claims); the records after "
-            "them (`--skip`) would be a sample no choice was made on.")
+            + f"\n\nThe target is fewer than 0.5% of claim verdicts changed. Changed claims: {listed}. The first "
+            "records of each set are those the settling rule was chosen on (a first rule changed 3 of their "
+            "claims); the later HaluEval and QAGS records (`--skip`) are a sample no choice was made on.")
 
 
 if __name__ == "__main__":
