@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from groundwatch.config.scorer import ScorerConfig
+from groundwatch.scorers.files import output_path
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.schema import Response, parse_response
 
@@ -147,11 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     report = {"input": str(args.input), "half": args.half, "skip": args.skip, "limit": args.limit, **report}
     if args.save_verdicts:
         for name, rows in records.items():
-            Path(f"{args.save_verdicts}-{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+            output_path(f"{args.save_verdicts}-{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     text = json.dumps(report, indent=2) + "\n"
     if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text)
+        output_path(args.output).write_text(text)
     sys.stdout.write(text)
     return 0
 

@@ -9,6 +9,7 @@ normally; nothing is imported before the CLI but this module's own few lines.
 from __future__ import annotations
 
 import atexit
+import runpy
 import sys
 
 RSS_MARKER = "BENCH_PEAK_RSS_MB "
@@ -22,9 +23,11 @@ def _report() -> None:
 
 def main() -> int:
     atexit.register(_report)
-    from groundwatch.cli import main as cli
-
-    return cli(sys.argv[1:])
+    # The command runs as `python -m groundwatch.cli` would: this wrapper is a process of its own, above
+    # every layer, so it names the entry point instead of importing the CLI downhill of it.
+    sys.argv[0] = "groundwatch"
+    runpy.run_module("groundwatch.cli", run_name="__main__", alter_sys=True)
+    return 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from groundwatch.scorers.files import output_path
 from groundwatch.evaluation.bench.cold_start import RSS_MARKER
 
 COLD_RUNS = 3
@@ -120,7 +121,7 @@ def cold_start(spec: dict) -> dict:
     batches for the total time and the peak RSS."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "responses.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in spec["responses"]))
+        output_path(path).write_text("".join(json.dumps(r) + "\n" for r in spec["responses"]))
         common = ["score", "-i", str(path), "-o", "-", "-q", "--model", spec["model_dir"]]
         firsts = []
         for _ in range(COLD_RUNS):
