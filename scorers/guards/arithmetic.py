@@ -141,6 +141,11 @@ def _named_ops(target: Quantity, claim_lemmas: frozenset[str]) -> list[str]:
     return ops
 
 
+# Derivations pair every operand with every other for each claim number: cubic in the numbers of a claim and
+# its best sentences. A claim of arithmetic names a few numbers; one that lists hundreds is checked on the first.
+MAX_TARGETS, MAX_OPERANDS = 8, 48
+
+
 def derivations(target: Quantity, operands: list[Quantity], claim_lemmas: frozenset[str]) -> tuple[
         list[Derivation], list[Derivation]]:
     """(always-tried derivations, derivations of the operations the claim names) for one claim number."""
@@ -258,7 +263,7 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     everything = [q for s in sentences for q in read(s.text)]
     written = passage_quantities([s.text for s in sentences])
     # A claim number is checked when its value is not in the passages, or is there only written otherwise.
-    targets = [q for q in claimed if not _present(q, everything) or not _written(q, written)]
+    targets = [q for q in claimed if not _present(q, everything) or not _written(q, written)][:MAX_TARGETS]
     if not targets:
         return GuardResult(NAME, False, detail="every claim number is in the passages")
     ranked = align(claim, sentences)[:top]
@@ -269,7 +274,7 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         in_sentences = [(s, q) for s in ranked for q in read(s.text) if not _is_year(q)]
         own = [q for q in claimed if q is not target]
         mine = {id(q) for q in own}
-        operands = [q for _, q in in_sentences] + own
+        operands = ([q for _, q in in_sentences] + own)[:MAX_OPERANDS]
         free, named = derivations(target, operands, lemmas)
         free += _totals(target, ranked)
         hit = next((d for d in named + free if _matches(d, target)), None)
