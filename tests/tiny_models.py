@@ -58,23 +58,31 @@ def tiny_roberta_grounding_checkpoint(path: Path) -> Path:
     return path
 
 
+def _tiny_t5(path: Path, tok, eos_id: int) -> Path:
+    """A Flan-T5-shaped encoder-decoder (gated GELU, relative positions) over `tok`, saved to `path`; [PAD]
+    starts decoding, as T5's pad does."""
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    config = T5Config(vocab_size=len(tok), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
+                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
+                      tie_word_embeddings=False, pad_token_id=tok.pad_token_id, eos_token_id=eos_id,
+                      decoder_start_token_id=tok.pad_token_id)
+    T5ForConditionalGeneration(config).save_pretrained(str(path))
+    return path
+
+
 def tiny_t5_checkpoint(path: Path) -> Path:
     """A Flan-T5-shaped encoder-decoder (gated GELU, relative positions); the MiniLM tokenizer's [SEP]
     serves as its end-of-sequence token and [PAD] as the decoder's start, as T5's pad does."""
     import torch
-    from transformers import AutoTokenizer, T5Config, T5ForConditionalGeneration
+    from transformers import AutoTokenizer
 
     from groundwatch.scorers.base_model import minilm_dir
 
     torch.manual_seed(0)
     tok = AutoTokenizer.from_pretrained(str(minilm_dir()), eos_token="[SEP]")
     tok.save_pretrained(str(path))
-    config = T5Config(vocab_size=len(tok), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
-                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
-                      tie_word_embeddings=False, pad_token_id=tok.pad_token_id, eos_token_id=tok.sep_token_id,
-                      decoder_start_token_id=tok.pad_token_id)
-    T5ForConditionalGeneration(config).save_pretrained(str(path))
-    return path
+    return _tiny_t5(path, tok, eos_id=tok.sep_token_id)
 
 
 def tiny_t5_sentencepiece_checkpoint(path: Path) -> Path:
@@ -86,7 +94,7 @@ def tiny_t5_sentencepiece_checkpoint(path: Path) -> Path:
 
     import sentencepiece as spm
     import torch
-    from transformers import T5Config, T5ForConditionalGeneration, T5Tokenizer
+    from transformers import T5Tokenizer
 
     torch.manual_seed(0)
     path.mkdir(parents=True, exist_ok=True)
@@ -102,9 +110,4 @@ def tiny_t5_sentencepiece_checkpoint(path: Path) -> Path:
     # legacy=True, as Flan-T5 and MiniCheck-Flan-T5 tokenizers load (their configs do not set it)
     tok = T5Tokenizer(str(path / "spiece.model"), extra_ids=0, legacy=True)
     tok.save_pretrained(str(path))
-    config = T5Config(vocab_size=len(tok), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2,
-                      num_heads=2, relative_attention_num_buckets=8, feed_forward_proj="gated-gelu",
-                      tie_word_embeddings=False, pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id,
-                      decoder_start_token_id=tok.pad_token_id)
-    T5ForConditionalGeneration(config).save_pretrained(str(path))
-    return path
+    return _tiny_t5(path, tok, eos_id=tok.eos_token_id)
