@@ -32,6 +32,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from groundwatch.training.cues import NEGATIONS, tokens
 from groundwatch.training.labels import LABEL2ID
 from groundwatch.training.nli_data import Pair
 from groundwatch.training.synthetic import sentences
@@ -217,14 +218,13 @@ def computed_pairs(rng: random.Random, subject: str) -> list[Pair]:
 
 _LOWER_FIRST = {"the", "a", "an", "there", "it", "this", "that", "these", "those", "some", "many", "most", "all",
                 "his", "her", "its", "their", "our", "two", "three", "several", "people", "men", "women"}
-_NEGATION = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot)\b|n't\b", re.I)
 
 
 def negated_claim(hypothesis: str) -> str | None:
     """'The shop opens at 9.' -> 'It is not true that the shop opens at 9.'; None for a claim that already
     has a negation or is more than one sentence."""
     text = hypothesis.strip()
-    if not text or _NEGATION.search(text) or len(sentences(text)) != 1 or text.endswith("?"):
+    if not text or NEGATIONS & set(tokens(text)) or len(sentences(text)) != 1 or text.endswith("?"):
         return None
     first, _, rest = text.partition(" ")
     if first.lower() in _LOWER_FIRST:
