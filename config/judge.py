@@ -30,7 +30,9 @@ class JudgeSettings(BaseModel):
     # Prompt + reply tokens a minute, as the endpoint reports them (usage.total_tokens); None: no such cap.
     max_tokens_per_min: int | None = Field(None, ge=1000)
     max_premise_chars: int = Field(4000, ge=200)  # the evidence sent is cut to this length
-    cache_size: int = Field(10_000, ge=0)  # replies kept by (judge model, premise, claim); 0: no cache
+    # Replies kept by (judge model, premise, claim), least recently used out first, in MB of memory (an
+    # endpoint may answer longer than max_tokens asks); 0: no cache.
+    cache_mb: float = Field(16.0, ge=0)
     max_concurrent: int = Field(4, ge=1)   # calls in flight at once (the judge's own threads)
 
     @model_validator(mode="after")

@@ -207,6 +207,10 @@ class ConsumerSettings(_Section):
     # late_tries_alone times (consumer/late.py).
     late_tries_alone: int = Field(2, ge=1)
     late_retry_wait_s: float = Field(1.0, ge=0)
+    # A batch's first scorer call ends this soon (never later than scorer.batch_deadline_s): what is scored
+    # by then is written before the late responses are tried again, so one slow record does not hold the
+    # documents of the normal records polled with it. The pair cache keeps what the first try computed.
+    first_try_s: float = Field(20.0, gt=0)
 
 
 class Settings(BaseSettings):

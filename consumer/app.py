@@ -149,6 +149,7 @@ class StreamApp:
         self.metrics.set_inflight(len(batch))
         with structlog.contextvars.bound_contextvars(batch=batch.number):
             deadline = self._scoring_deadline()
+            deadline.tighten(time.monotonic() + self.settings.consumer.first_try_s, "batch")
             try:
                 late = prepare(batch, self.scorer, self.limits, self.metrics, deadline)
             finally:

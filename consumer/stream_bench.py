@@ -73,6 +73,7 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
     from groundwatch.export.metrics import Metrics
     from groundwatch.export.metrics_server import Health
     from groundwatch.export.opensearch_sink import OpenSearchSink
+    from groundwatch.scorers.calibration import for_model
     from groundwatch.scorers.errors import ModelLoadError
     from groundwatch.scorers.pipeline import Scorer
 
@@ -100,7 +101,9 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
         metrics.observe_stage(stage, seconds)
 
     try:
-        scorer = Scorer.from_config(settings.scorer, stage_timer=stage_timer, on_batch=metrics.observe_nli_batch)
+        # The model directory's own calibration.json and window, as `groundwatch consume` gets them.
+        scorer = Scorer.from_config(for_model(settings.scorer), stage_timer=stage_timer,
+                                    on_batch=metrics.observe_nli_batch)
     except ModelLoadError as exc:
         raise RuntimeError(f"{exc} (pass --model DIR)") from None
     scorer.backend.warmup()

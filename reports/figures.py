@@ -758,5 +758,47 @@ def _cascade_dev(data: list[dict]) -> str:
             "claims); the later HaluEval and QAGS records (`--skip`) are a sample no choice was made on.")
 
 
+PERFORMANCE = Source("docs/figures/performance.json",
+                     "groundwatch bench --paths whole_path --input examples/responses.jsonl --n-responses 56 "
+                     "--threads 2 --no-progress --output docs/figures/performance.json")
+# The goals the whole path is held to: (what, measured value from the bench, how it is met, its text).
+PERFORMANCE_GOALS = (
+    ("NLI path vs `CrossEncoder.predict`, pairs/s", lambda w: w["nli_vs_cross_encoder"], lambda v: v >= 2.5,
+     "≥ 2.5×", "{:.2f}×"),
+    ("end to end vs `CrossEncoder.predict` over the same candidates", lambda w: w["end_to_end_vs_cross_encoder"],
+     lambda v: v >= 3.0, "≥ 3×", "{:.2f}×"),
+    ("p50 per response, one at a time", lambda w: 1000 * w["latency_s"]["groundwatch"]["p50"], lambda v: v <= 150,
+     "≤ 150 ms", "{:.0f} ms"),
+    ("cold start to the first verdict", lambda w: w["cold_start"]["first_verdict_s"], lambda v: v < 5,
+     "< 5 s", "{:.1f} s"),
+)
+
+
+@figure("performance", PERFORMANCE)
+def _performance(data: list[dict]) -> str:
+    bench = data[0]
+    w, cpu = bench["paths"]["whole_path"], bench["machine"]["cpu"]
+    gw, ce = w["latency_s"]["groundwatch"], w["latency_s"]["cross_encoder"]
+    rows = [["responses/s, batcher full", f"{w['responses_per_s']['groundwatch']:.2f}",
+             f"{w['responses_per_s']['cross_encoder']:.2f}", f"{w['end_to_end_vs_cross_encoder']:.2f}×"],
+            ["NLI pairs/s (the same candidate pairs)", f"{w['pairs_per_s']['groundwatch_nli']:.1f}",
+             f"{w['pairs_per_s']['cross_encoder']:.1f}", f"{w['nli_vs_cross_encoder']:.2f}×"],
+            ["latency per response p50 / p99, one at a time", f"{1000 * gw['p50']:.0f} / {1000 * gw['p99']:.0f} ms",
+             f"{1000 * ce['p50']:.0f} / {1000 * ce['p99']:.0f} ms", ""]]
+    table = markdown_table(["", "groundwatch (whole path)", "`CrossEncoder.predict` (scores only)", "ratio"], rows)
+    goals = []
+    for what, value, met, target, fmt in PERFORMANCE_GOALS:
+        v = value(w)
+        goals.append([what, target, fmt.format(v), "met" if met(v) else "**missed**"])
+    cold = w["cold_start"]
+    return (f"{table}\n\n{markdown_table(['goal', 'target', 'measured', ''], goals)}\n\n"
+            f"{w['responses']} responses of `examples/responses.jsonl`: {w['candidate_pairs']} candidate pairs, of "
+            f"which groundwatch's cascade sent {w['model_inputs']} model inputs; {w['precision']} on {w['provider']}, "
+            f"{bench['machine']['threads']} threads, interleaved, median of {w['repeats']}. Cold start: median of "
+            f"{len(cold['runs_s'])} fresh `groundwatch score` processes ({', '.join(f'{s:.1f}' for s in cold['runs_s'])} s), "
+            f"peak RSS {cold['peak_rss_mb']:.0f} MB. {cpu['model']}, {cpu['usable_cores']} usable cores "
+            f"({', '.join(cpu['flags'])}).")
+
+
 if __name__ == "__main__":
     sys.exit(main())

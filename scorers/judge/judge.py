@@ -24,7 +24,8 @@ from groundwatch.config.logs import get_logger
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.decide import summarise
 from groundwatch.scorers.judge.budget import Budget
-from groundwatch.scorers.judge.cache import ReplyCache, cache_key
+from groundwatch.scorers.byte_cache import MB, ByteLRU
+from groundwatch.scorers.judge.cache import cache_key
 from groundwatch.scorers.judge.client import ChatClient, JudgeTimeout, JudgeUnavailable
 from groundwatch.scorers.judge.prompt import PROMPT_HASH, messages
 from groundwatch.scorers.judge.reply import JudgeReply, MalformedReply, parse_reply
@@ -61,7 +62,7 @@ class Judge:
                                            settings.max_tokens)
         self.budget = Budget(settings.max_calls_per_s, settings.max_share_of_claims, clock,
                              settings.max_tokens_per_min)
-        self.cache = ReplyCache(settings.cache_size)
+        self.cache = ByteLRU(int(settings.cache_mb * MB), "judge replies")
         self._pool = ThreadPoolExecutor(settings.max_concurrent, thread_name_prefix="groundwatch-judge")
 
     @classmethod
@@ -164,7 +165,7 @@ class Judge:
             except MalformedReply as exc:
                 self._fallback(claim, "malformed", outcomes, error=str(exc), raw=raw)
                 continue
-            self.cache.put(key, reply, raw)
+            self.cache.put(key, (reply, raw))
             self._apply(claim, reply, raw, "judged", outcomes)
 
     # -- the record -----------------------------------------------------------------------------------

@@ -8,9 +8,10 @@ value, request ids over the limit and at it (512 four-byte characters), a timest
 one a document or a dead letter, every offset is committed, the consumer never exits, and two apps
 that reuse a request id keep two documents.
 
-The scorer deadline is 10 s, so the heaviest record may overrun it on a slow machine; then it is
-tried again (consumer/late.py) while the verdicts settled before it are already written. The test
-prints how long after its batch was polled each normal record's document appeared (`pytest -s`).
+A batch's first scorer call ends after 4 s (consumer.first_try_s); a record still unscored then is
+tried again (consumer/late.py, deadline 60 s) after the verdicts settled before it are written. So
+every normal record's document appears within 30 s of its batch's poll, however slow the crafted
+record beside it: asserted, and printed with `pytest -s`.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ def test_crafted_records_never_stall_normal_ones(kafka_bootstrap, opensearch_url
     names = Names.fresh("hostile")
     create_topics(kafka_bootstrap, names)
     settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=8,
-                            scorer={"batch_deadline_s": 10.0, "future_timeout_s": 10.0},
-                            late_retry_wait_s=0.2)
+                            scorer={"batch_deadline_s": 60.0, "future_timeout_s": 60.0},
+                            late_retry_wait_s=0.2, first_try_s=4.0)
     normal = [response(i, names.topic) for i in range(26)]
     shared = [{**response(100, names.topic), "request_id": "shared-42", "metadata": {"app": app}}
               for app in ("shop", "bank")]
@@ -162,7 +163,8 @@ def test_crafted_records_never_stall_normal_ones(kafka_bootstrap, opensearch_url
     extra = doc_for(json.loads(bad["unknown_metadata_keys"]))
     assert "metadata_keys_dropped" in extra["store_flags"]
     # Seconds from a batch's poll (about when the batch before it was committed) until each normal
-    # record's document was seen (searched every 0.5 s): a figure to read, not a timed assertion.
+    # record's document was seen (searched every 0.5 s).
+    assert max(after_poll_s) < 30, f"a normal record's document came {max(after_poll_s):.1f} s after its poll"
     print(json.dumps({"outcomes": outcome, "normal_document_after_poll_s": {
         "max": round(max(after_poll_s), 1), "median": round(sorted(after_poll_s)[len(after_poll_s) // 2], 1)},
         "batches": len(running.batches)}))

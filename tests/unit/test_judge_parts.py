@@ -6,11 +6,13 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from groundwatch.config.judge import JudgeSettings
+from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.settings import Settings
 from groundwatch.scorers.judge.budget import Budget
-from groundwatch.scorers.judge.cache import ReplyCache, cache_key
+from groundwatch.scorers.judge.cache import cache_key
 from groundwatch.scorers.judge.client import endpoint
+from groundwatch.scorers.judge.judge import Judge
 from groundwatch.scorers.judge.prompt import PROMPT_HASH, messages
 from groundwatch.scorers.judge.reply import JudgeReply, MalformedReply, parse_reply
 from groundwatch.scorers.version import scorer_version
@@ -89,15 +91,25 @@ def test_the_budget_charges_reported_tokens_a_minute():
     budget.spent_tokens(None)     # an endpoint without usage charges nothing
 
 
-def test_the_cache_is_keyed_by_model_premise_and_claim_and_drops_the_oldest():
-    cache = ReplyCache(2)
-    reply = JudgeReply("SUPPORTED", "r")
+def test_the_cache_is_keyed_by_model_premise_and_claim_and_bounded_in_bytes():
     keys = [cache_key("m", "p", "c"), cache_key("m2", "p", "c"), cache_key("m", "p2", "c")]
     assert len(set(keys)) == 3 and "p" not in keys[0]
-    for key in keys:
-        cache.put(key, reply, "raw")
-    assert cache.get(keys[0]) is None and cache.get(keys[2]) == (reply, "raw")
-    ReplyCache(0).put(keys[0], reply, "raw")  # size 0: nothing kept, nothing fails
+    judge = _judge(cache_mb=0.01)
+    reply = JudgeReply("SUPPORTED", "r")
+    judge.cache.put(keys[0], (reply, "raw"))
+    assert judge.cache.get(keys[0]) == (reply, "raw")
+    for i in range(200):  # long replies: the oldest leave so the total stays under 0.01 MB
+        judge.cache.put(cache_key("m", f"p{i}", "c"), (reply, "x" * 200))
+    assert judge.cache.get(keys[0]) is None and judge.cache.nbytes <= 0.01 * (1 << 20)
+    off = _judge(cache_mb=0)
+    assert not off.cache.put(keys[0], (reply, "raw")) and len(off.cache) == 0  # 0: nothing kept, nothing fails
+    judge.close()
+    off.close()
+
+
+def _judge(**settings) -> Judge:
+    return Judge.from_settings(JudgeSettings(enabled=True, base_url="http://127.0.0.1:9", model="m", **settings),
+                               RedactionSettings())
 
 
 def test_settings_off_by_default_and_checked():
