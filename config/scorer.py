@@ -27,6 +27,10 @@ class ScorerConfig(BaseModel):
     backend: str = "onnx"         # onnx | torch
     providers: str = "auto"       # auto (CUDA first when present) | cpu | cuda
     threads: int | None = None
+    # An int8-weights model on CPU: MatMuls in int8 with row-local activation scales (fastest where the CPU has
+    # VNNI), or false: the weights folded to fp32 at load, the same scores as the fp32 export and faster on
+    # CPUs with AVX2 only (docs/models.md, "Deterministic inference"). Both are batch-invariant.
+    int8_compute: bool = True
     max_length: int = 256
     # Defaults from a recorded calibration (scorers/calibration.json: best pooled balanced accuracy on the
     # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, infra/measure_verdict_rule.sh final).

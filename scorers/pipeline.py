@@ -132,7 +132,7 @@ class Scorer:
         from groundwatch.scorers.nli.factory import load_backend
 
         backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length,
-                               config.threads)
+                               config.threads, config.int8_compute)
         embedder = Embedder() if config.use_embeddings else None
         return cls(config, backend, embedder, **kwargs)
 

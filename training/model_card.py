@@ -138,8 +138,8 @@ def options_section(options_file: Path, figures: Path = FIGURES) -> list[str]:
              f"{p['argmax_agreement']:.4f}", f"{p['max_abs_prob_diff']:.1e}", f"{p['batch_invariance_max_dp']:.1e}",
              "yes" if p["deterministic"] else "**no**") for name, p in o["options"].items()]
     cpu = bench["machine"]["cpu"]
-    parts = ["## Inference options (issue 11: deterministic inference)", "",
-             "The same weights (the compact PyTorch copy, dequantised: the fp32 reference) run seven ways. "
+    parts = ["## Inference options (deterministic inference)", "",
+             "The same weights (the compact PyTorch copy, dequantised: the fp32 reference) run every way the CPU offers. "
              f"pairs/s: {o['pairs']} pairs of `examples/`, one thread, options interleaved, median of {o['repeats']}; "
              f"agreement with ONNX fp32 on {o['validation_pairs']} held-out validation pairs (premise-hash split of "
              "the training data, never calibrated on); batch invariance: a pair alone vs inside batches of other "
@@ -198,7 +198,7 @@ def verdict_rule_section(report_file: Path) -> list[str]:
     better = [g.removeprefix("set:") for g, r in by.items()
               if r["combiner"]["balanced_accuracy"] > r["threshold"]["balanced_accuracy"]]
     worse = [g.removeprefix("set:") for g in by if g.removeprefix("set:") not in better]
-    return ["## Through the pipeline: threshold rule and verdict combiner (issue 12)", "",
+    return ["## Through the pipeline: threshold rule and verdict combiner", "",
             "The four groundedness-dev sets (HaluEval: its first 1,000 answers) scored once with the default "
             "settings; both rules' verdicts decided from the same saved scores. The "
             "combiner (`combiner.json` beside this model, used when `scorer.verdict_rule` is `combiner`) was "
@@ -212,8 +212,8 @@ def verdict_rule_section(report_file: Path) -> list[str]:
             f"τc {s['tau_contradiction']}; evidence windows {s['chunk_sentences']} sentences, overlap "
             f"{s['chunk_overlap']}, top_k {s['top_k']}, pair_top {s['pair_top']}. The combiner beats the threshold "
             f"rule on {', '.join(better) or 'no set'}"
-            + (f", not on {', '.join(worse)}: the default stays the threshold rule (issue 12 makes the combiner "
-               "the default only if it beats the threshold rule on every set)." if worse else ".")
+            + (f", not on {', '.join(worse)}: the default stays the threshold rule (the combiner "
+               "becomes the default only if it beats the threshold rule on every set)." if worse else ".")
             + f" {VERDICT_RULE_MEASURED}. Command (scores, fits the combiner beside the model, writes "
               f"`{report_file.name}`): `{VERDICT_RULE_COMMAND}`."]
 

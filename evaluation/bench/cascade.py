@@ -52,7 +52,8 @@ def score_both(responses: list[Response], config: ScorerConfig, batch_size: int 
     from groundwatch.scorers.nli.factory import load_backend
     from groundwatch.scorers.pipeline import Scorer
 
-    backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length, config.threads)
+    backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length, config.threads,
+                           config.int8_compute)
     embedder = Embedder() if config.use_embeddings else None
     out = {}
     for name, update in SETTINGS.items():

@@ -47,7 +47,8 @@ def run_whole_path(spec: dict) -> dict:
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
                           threads=spec.get("threads"), context_conflicts=True)
-    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads)
+    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads,
+                           config.int8_compute)
     backend.warmup()
 
     def fresh(**updates) -> Scorer:  # empty pair cache, empty embedding cache

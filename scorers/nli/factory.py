@@ -30,7 +30,7 @@ def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
 
 
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
-                 max_length: int = 256, threads: int | None = None) -> NLIBackend:
+                 max_length: int = 256, threads: int | None = None, int8_compute: bool = True) -> NLIBackend:
     check_model_dir(model_dir, backend)
     path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if not path.exists():
@@ -40,7 +40,8 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         from groundwatch.scorers.nli.ort_builds import require_single_build
 
         require_single_build()  # [cpu] xor [gpu]: two builds share one module
-        return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads)
+        return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads,
+                           int8_compute=int8_compute)
     if backend == "torch":
         from groundwatch.config.extras import MissingExtra, require
         from groundwatch.scorers.nli.torch_backend import TorchBackend

@@ -10,7 +10,7 @@ from groundwatch.config.logs import get_logger
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
-from groundwatch.scorers.nli.quantize import INT8_COMPUTE
+from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS, INT8_COMPUTE
 from groundwatch.scorers.nli.threads import deterministic_session_options
 
 log = get_logger(__name__)
@@ -33,7 +33,8 @@ def pick_providers(requested: str = "auto") -> list[str]:
 
 class OnnxBackend(NLIBackend):
     def __init__(self, model_dir: Path, max_length: int = 256, providers: str = "auto",
-                 threads: int | None = None, session_config: dict[str, str] | None = None):
+                 threads: int | None = None, session_config: dict[str, str] | None = None,
+                 int8_compute: bool = True):
         super().__init__(model_dir, max_length)
         import onnxruntime as ort
 
@@ -43,7 +44,9 @@ class OnnxBackend(NLIBackend):
         self.precision = _precision(self.model_dir)
         # One session serves every batch, sized to the CPUs this process may run on.
         options, budget = deterministic_session_options(threads)
-        config = dict(INT8_COMPUTE) if self.precision == "int8-weights" else {}
+        config = {}
+        if self.precision == "int8-weights":
+            config = dict(INT8_COMPUTE if int8_compute else FOLD_WEIGHTS)
         config.update(session_config or {})
         for key, value in config.items():
             options.add_session_config_entry(key, value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from groundwatch.scorers.nli.factory import load_backend
 from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 from groundwatch.scorers.nli.onnx_export import export_checkpoint
 from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
@@ -55,4 +56,7 @@ def test_int8_weights_folded_at_load_equal_fp32_when_the_weights_are_int8(compac
     weights = export_checkpoint(compact_tiny, tmp_path / "w", "int8-weights")
     folded = OnnxBackend(weights, providers="cpu", threads=1, session_config=FOLD_WEIGHTS)
     assert np.abs(_probs(folded, PAIRS) - _probs(fp32, PAIRS)).max() <= 1e-6
+    # scorer.int8_compute = false loads the same way: the fp32 export's scores from the int8 file
+    off = load_backend(weights, "onnx", "cpu", threads=1, int8_compute=False)
+    assert np.abs(_probs(off, PAIRS) - _probs(fp32, PAIRS)).max() <= 1e-6
     assert (weights / "model.onnx").stat().st_size < 0.5 * (tmp_path / "fp32" / "model.onnx").stat().st_size
