@@ -21,11 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def fresh_venv(tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("quickstart") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    empty = _megabytes(venv)  # the venv's own pip and setuptools
     install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
                               "--disable-pip-version-check", f"{ROOT}[cpu]"],
                              capture_output=True, text=True, timeout=1200)
     assert install.returncode == 0, install.stderr[-3000:]
+    installed = _megabytes(venv) - empty
+    assert installed < 600, f"groundwatch[cpu] installs {installed:.0f} MB (the goal: under 600 MB)"
     return venv
+
+
+def _megabytes(path: Path) -> float:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink()) / 1e6
 
 
 @pytest.mark.timeout(1500)
