@@ -62,7 +62,39 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--unrelated", type=int, default=0, help="synthetic unrelated -> neutral pairs")
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="override a source's cap, e.g. esnli_snli=8000")
-    return p.parse_args(argv)
+    p.add_argument("--resume", type=Path, default=None, metavar="DIR",
+                   help="continue a stopped run from its checkpoint (its --output or a compact copy of it, with "
+                        "progress.json): the run's own options and data order, from the step it reached; "
+                        "--output, --max-minutes and --save-every are this session's")
+    args = p.parse_args(argv)
+    return _resumed(args) if args.resume else args
+
+
+# Options of a session, not of the run: a resumed run takes every other option from its progress.json.
+SESSION_OPTIONS = ("output", "max_minutes", "save_every", "resume")
+PROGRESS = "progress.json"
+OPTIMIZER = "optimizer.pt"  # AdamW moments and the schedule; kept in --output, not in a compact copy
+
+
+def _resumed(args: argparse.Namespace) -> argparse.Namespace:
+    try:
+        progress = json.loads((args.resume / PROGRESS).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"--resume {args.resume}: no readable {PROGRESS} ({exc})") from None
+    if "args" not in progress:
+        raise SystemExit(f"--resume {args.resume}: {PROGRESS} does not record the run's options")
+    for key, value in progress["args"].items():
+        if key not in SESSION_OPTIONS:
+            setattr(args, key, Path(value) if key in ("data", "init") and value else value)
+    args.start_step = int(progress["step"])
+    return args
+
+
+def _save_progress(args: argparse.Namespace, step: int, total_steps: int, loss: float) -> None:
+    run_args = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+                if k not in SESSION_OPTIONS and k != "start_step"}
+    (args.output / PROGRESS).write_text(json.dumps({"step": step, "of": total_steps, "loss": round(loss, 4),
+                                                    "args": run_args}, indent=1))
 
 
 def _materialised(init: Path) -> Path:
@@ -173,7 +205,9 @@ def main(argv=None) -> None:
     else:
         autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
 
-    base = _materialised(args.init) if args.init else minilm_dir()
+    start_step = getattr(args, "start_step", 0)
+    source = args.resume or args.init
+    base = _materialised(source) if source else minilm_dir()
     tokenizer = AutoTokenizer.from_pretrained(base)
     check_tokenizer(tokenizer)
     model = AutoModelForSequenceClassification.from_pretrained(
@@ -206,6 +240,15 @@ def main(argv=None) -> None:
     steps_per_epoch = math.ceil(len(train) / args.batch_size)
     total_steps = int(steps_per_epoch * args.epochs)
     scheduler = get_linear_schedule_with_warmup(optimizer, int(args.warmup * total_steps), total_steps)
+    saved_state = args.resume / OPTIMIZER if args.resume else None
+    if saved_state is not None and saved_state.exists():
+        state = torch.load(saved_state, map_location=device)
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+    elif start_step:
+        log.warning("no %s beside the checkpoint: AdamW moments start again at step %d", OPTIMIZER, start_step)
+        for _ in range(start_step):  # the learning rate where the run stopped
+            scheduler.step()
 
     start = time.monotonic()
     last_save = start
@@ -213,8 +256,19 @@ def main(argv=None) -> None:
     model.train()
     stopped_early = False
     epoch = 0
+    def save() -> None:
+        model.save_pretrained(args.output)
+        tokenizer.save_pretrained(args.output)
+        torch.save({"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict()}, args.output / OPTIMIZER)
+        _save_progress(args, step, total_steps, running)
+
+    if start_step:
+        log.info("resuming at step %d of %d", start_step, total_steps)
     while step < total_steps and not stopped_early:
         for batch_ids in length_batches(train, tokenizer, args.batch_size, rng):
+            if step < start_step:  # the batches the stopped run trained on, in the same order
+                step += 1
+                continue
             batch = [train[i] for i in batch_ids]
             labels = torch.tensor([p.label for p in batch], device=device)
             with autocast():
@@ -227,7 +281,7 @@ def main(argv=None) -> None:
             optimizer.zero_grad(set_to_none=True)
             step += 1
             seen += len(batch)
-            running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+            running = 0.98 * running + 0.02 * loss.item() if seen > len(batch) else loss.item()
             elapsed = time.monotonic() - start
             if step % 100 == 0:
                 rate = seen / elapsed
@@ -235,10 +289,7 @@ def main(argv=None) -> None:
                 log.info("step %d/%d loss %.4f %.1f pairs/s eta %.1f min", step, total_steps, running,
                          rate, eta / 60)
             if time.monotonic() - last_save > args.save_every * 60:
-                model.save_pretrained(args.output)
-                tokenizer.save_pretrained(args.output)
-                (args.output / "progress.json").write_text(json.dumps({"step": step, "of": total_steps,
-                                                                       "loss": round(running, 4)}))
+                save()
                 last_save = time.monotonic()
                 log.info("checkpoint saved at step %d", step)
             if elapsed > args.max_minutes * 60:
@@ -248,15 +299,14 @@ def main(argv=None) -> None:
             if step >= total_steps:
                 break
         epoch += 1
-        model.save_pretrained(args.output)
-        tokenizer.save_pretrained(args.output)
+        save()
         log.info("epoch %d saved to %s", epoch, args.output)
 
     results = {name: evaluate(model, tokenizer, pairs, args.max_length, device, autocast)
                for name, pairs in sorted(val.items())}
     for name, r in results.items():
         log.info("validation %-22s n=%4d accuracy=%.4f", name, r["n"], r["accuracy"])
-    manifest.update(steps=step, stopped_early=stopped_early, train_seconds=round(time.monotonic() - start),
+    manifest.update(steps=step, resumed_at=start_step or None, stopped_early=stopped_early, train_seconds=round(time.monotonic() - start),
                     validation=results)
     (args.output / "training_manifest.json").write_text(json.dumps(manifest, indent=2))
     # Held-out validation pairs are kept so the model card can be recomputed.
