@@ -129,10 +129,9 @@ class Scorer:
 
     @classmethod
     def from_config(cls, config: ScorerConfig, **kwargs) -> "Scorer":
-        from groundwatch.scorers.nli.factory import load_backend
+        from groundwatch.scorers.nli.factory import backend_for
 
-        backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length,
-                               config.threads, config.int8_compute)
+        backend = backend_for(config)
         embedder = Embedder() if config.use_embeddings else None
         return cls(config, backend, embedder, **kwargs)
 

@@ -66,12 +66,13 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="continue a stopped run from its checkpoint (its --output or a compact copy of it, with "
                         "progress.json): the run's own options and data order, from the step it reached; "
                         "--output, --max-minutes and --save-every are this session's")
+    p.set_defaults(start_step=0)  # a resumed run's step, from its progress.json
     args = p.parse_args(argv)
     return _resumed(args) if args.resume else args
 
 
 # Options of a session, not of the run: a resumed run takes every other option from its progress.json.
-SESSION_OPTIONS = ("output", "max_minutes", "save_every", "resume")
+SESSION_OPTIONS = ("output", "max_minutes", "save_every", "resume", "start_step")
 PROGRESS = "progress.json"
 OPTIMIZER = "optimizer.pt"  # AdamW moments and the schedule; kept in --output, not in a compact copy
 
@@ -92,7 +93,7 @@ def _resumed(args: argparse.Namespace) -> argparse.Namespace:
 
 def _save_progress(args: argparse.Namespace, step: int, total_steps: int, loss: float) -> None:
     run_args = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
-                if k not in SESSION_OPTIONS and k != "start_step"}
+                if k not in SESSION_OPTIONS}
     (args.output / PROGRESS).write_text(json.dumps({"step": step, "of": total_steps, "loss": round(loss, 4),
                                                     "args": run_args}, indent=1))
 
@@ -205,7 +206,7 @@ def main(argv=None) -> None:
     else:
         autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
 
-    start_step = getattr(args, "start_step", 0)
+    start_step = args.start_step
     source = args.resume or args.init
     base = _materialised(source) if source else minilm_dir()
     tokenizer = AutoTokenizer.from_pretrained(base)

@@ -49,11 +49,10 @@ def read_responses(path: Path, half: str | None, limit: int | None, skip: int = 
 def score_both(responses: list[Response], config: ScorerConfig, batch_size: int = 32) -> dict:
     """{setting: (verdict records, measured counts)} for each entry of SETTINGS, on one loaded model."""
     from groundwatch.scorers.embedder import Embedder
-    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
 
-    backend = load_backend(config.model_dir, config.backend, config.providers, config.max_length, config.threads,
-                           config.int8_compute)
+    backend = backend_for(config)
     embedder = Embedder() if config.use_embeddings else None
     out = {}
     for name, update in SETTINGS.items():

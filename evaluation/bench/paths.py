@@ -101,15 +101,14 @@ def cross_encoder(spec: dict) -> dict:
 def groundwatch(spec: dict) -> dict:
     """The Scorer: dynamic batching and the pair cache for pairs; the whole pipeline for responses."""
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.retrieval import Embedder
     from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
                           threads=spec.get("threads"))
-    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads,
-                           config.int8_compute)
+    backend = backend_for(config, "onnx")
     backend.warmup()
 
     def fresh(**updates) -> Scorer:  # a new scorer: empty pair cache, empty embedding cache

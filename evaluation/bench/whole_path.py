@@ -41,14 +41,13 @@ def run_whole_path(spec: dict) -> dict:
 
     from groundwatch.config.scorer import ScorerConfig
     from groundwatch.scorers.embedder import Embedder
-    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
                           threads=spec.get("threads"), context_conflicts=True)
-    backend = load_backend(config.model_dir, "onnx", config.providers, config.max_length, config.threads,
-                           config.int8_compute)
+    backend = backend_for(config, "onnx")
     backend.warmup()
 
     def fresh(**updates) -> Scorer:  # empty pair cache, empty embedding cache

@@ -21,10 +21,10 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from groundwatch.config.judge import JudgeSettings
 from groundwatch.config.logs import get_logger
+from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.decide import summarise
 from groundwatch.scorers.judge.budget import Budget
-from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.judge.cache import cache_key
 from groundwatch.scorers.judge.client import ChatClient, JudgeTimeout, JudgeUnavailable
 from groundwatch.scorers.judge.prompt import PROMPT_HASH, messages

@@ -29,6 +29,12 @@ def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
                              "or export it with `groundwatch export-model`; backend onnx needs model.onnx")
 
 
+def backend_for(config, backend: str | None = None) -> NLIBackend:
+    """The backend a ScorerConfig describes (`backend` overrides its scorer.backend)."""
+    return load_backend(config.model_dir, backend or config.backend, config.providers, config.max_length,
+                        config.threads, config.int8_compute)
+
+
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
                  max_length: int = 256, threads: int | None = None, int8_compute: bool = True) -> NLIBackend:
     check_model_dir(model_dir, backend)
