@@ -211,8 +211,9 @@ def _values(q: Quantity) -> list[float]:
 
 def _written(q: Quantity, available: set[tuple]) -> bool:
     """Every number of the quantity as written is among the passages' numbers (scorers.numbers): what the
-    numbers check sees. "8 pm" against "20:00" has the value but not the writing."""
-    return all(present(v, available) for v in quantities(q.text))
+    numbers check sees. "8 pm" against "20:00" has the value but not the writing, and neither has a quantity
+    in words ("a quarter past six in the morning" against "06:15")."""
+    return any(ch.isdigit() for ch in q.text) and all(present(v, available) for v in quantities(q.text))
 
 
 def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:

@@ -39,7 +39,14 @@ PINT_UNITS = {"second": "second", "sec": "second", "minute": "minute", "min": "m
               "meter": "meter", "kilometre": "kilometer", "kilometer": "kilometer", "mile": "mile", "foot": "foot",
               "feet": "foot", "inch": "inch", "mg": "milligram", "g": "gram", "kg": "kilogram",
               "milligram": "milligram", "gram": "gram", "gramme": "gram", "kilogram": "kilogram", "kilo": "kilogram",
-              "tonne": "tonne", "lb": "pound", "lbs": "pound", "oz": "ounce", "ounce": "ounce"}
+              "tonne": "tonne", "lb": "pound", "lbs": "pound", "oz": "ounce", "ounce": "ounce",
+              "ml": "milliliter", "millilitre": "milliliter", "milliliter": "milliliter", "cl": "centiliter",
+              "centilitre": "centiliter", "centiliter": "centiliter", "litre": "liter", "liter": "liter", "l": "liter",
+              "hectare": "hectare", "ha": "hectare", "acre": "acre",
+              "sq_m": "meter**2", "sq_km": "kilometer**2", "sq_ft": "foot**2", "cu_m": "meter**3"}
+# "square metres", "cubic metres": a length unit after one of these words is an area or a volume.
+_POWERS = {("square", "m"): "sq_m", ("square", "km"): "sq_km", ("square", "foot"): "sq_ft", ("sq", "m"): "sq_m",
+           ("sq", "km"): "sq_km", ("sq", "foot"): "sq_ft", ("cubic", "m"): "cu_m"}
 _RATE_ADVERBS = {"monthly": "month", "yearly": "year", "annually": "year", "daily": "day", "weekly": "week",
                  "hourly": "hour"}
 _COMPARATIVES = frozenset({"more", "less", "extra", "cheaper", "higher", "lower", "additional"})
@@ -112,6 +119,62 @@ def _clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
     return hours + minutes / 60, j
 
 
+# Spoken times of day ("half past four in the morning", "a quarter to eight", "ten past three pm", "nine o'clock
+# at night") are read only with the part of the day they name: "half past eight" alone is 08:30 or 20:30.
+_DAY_PARTS = {"morning": "am", "afternoon": "pm", "evening": "pm", "night": "pm"}
+_SPOKEN_MINUTES = {"half": 30, "quarter": 15}
+_PAST, _TO = frozenset({"past", "after"}), frozenset({"to", "before"})
+
+
+def _int(token: Token) -> int | None:
+    return int(token.lemma) if token.lemma.isdigit() else None
+
+
+def _day_part(tokens: tuple[Token, ...], j: int) -> tuple[str | None, int]:
+    """("am" | "pm" | None, index after the words that said so when they follow at once)."""
+    words = [t.text.lower().rstrip("s") for t in tokens[j:j + 3]]  # "evening" lemmatises to "even"
+    if words[:1] and tokens[j].text.lower() in _MERIDIEM:
+        return ("pm" if tokens[j].text.lower().startswith("p") else "am"), j + 1
+    if words[:2] == ["in", "the"] and len(words) == 3 and words[2] in _DAY_PARTS:
+        return _DAY_PARTS[words[2]], j + 3
+    if words[:2] == ["at", "night"]:
+        return "pm", j + 2
+    for t in tokens[j:j + 4]:  # "a quarter to eight on weekday mornings"
+        if t.is_punct:
+            break
+        if t.text.lower().rstrip("s") in _DAY_PARTS:
+            return _DAY_PARTS[t.text.lower().rstrip("s")], j
+    return None, j
+
+
+def _spoken_clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
+    """(hours after midnight, next index) of a spoken time of day at token i, with its part of the day."""
+    j, minutes = i, None
+    if tokens[j].lemma == "a" and j + 1 < len(tokens) and tokens[j + 1].lemma == "quarter":
+        j += 1
+    if tokens[j].lemma in _SPOKEN_MINUTES:
+        minutes, j = _SPOKEN_MINUTES[tokens[j].lemma], j + 1
+    elif _int(tokens[j]) is not None and 1 <= _int(tokens[j]) <= 59 and j + 1 < len(tokens) and (
+            tokens[j + 1].lemma in _PAST | _TO or tokens[j + 1].lemma == "minute"):
+        minutes, j = _int(tokens[j]), j + (2 if tokens[j + 1].lemma == "minute" else 1)
+    if minutes is not None:
+        if j + 1 >= len(tokens) or tokens[j].lemma not in _PAST | _TO or (minutes == 30 and tokens[j].lemma in _TO):
+            return None
+        sign, hour, j = (1 if tokens[j].lemma in _PAST else -1), _int(tokens[j + 1]), j + 2
+    elif _int(tokens[j]) is not None and j + 1 < len(tokens) and tokens[j + 1].lemma == "o'clock":
+        sign, hour, minutes, j = 1, _int(tokens[j]), 0, j + 2
+    else:
+        return None
+    if hour is None or not 1 <= hour <= 12:
+        return None
+    part, end = _day_part(tokens, j)
+    if part is None:
+        return None
+    base = hour % 12 + (12 if part == "pm" and not (tokens[j:j + 2] and hour < 6 and
+                                                     any(t.text.lower() == "night" for t in tokens[j:j + 2])) else 0)
+    return (base + sign * minutes / 60) % 24, end
+
+
 _FREQUENCY = frozenset({"once", "twice", "thrice", "time", "per", "every", "each", "a", "an"})
 # "a week", "an hour": one of a unit one writes as a word; not a rate ("twice a month", "$5 a month"), and not
 # a unit that is also an ordinal or an abbreviation ("a second factor", "a min", "a m").
@@ -120,10 +183,34 @@ _ONE_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "kilom
                         "meter", "kilogram", "kilo", "gram", "tonne", "megabyte", "gigabyte", "terabyte"})
 
 
+_FRACTIONS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+_FRACTION_DECIMALS = 3  # "half a year" is exactly 0.5 of one
+
+
+def _fraction(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
+    """(value, index of the unit) of "half a year", "a quarter of a gigabyte", "three quarters of an hour"."""
+    count, j = 1, i
+    if tokens[j].lemma in _ONE:
+        j += 1
+    elif _int(tokens[j]) is not None and 1 <= _int(tokens[j]) <= 3:
+        count, j = _int(tokens[j]), j + 1
+    if j >= len(tokens) or tokens[j].lemma not in _FRACTIONS:
+        return None
+    value, j = count * _FRACTIONS[tokens[j].lemma], j + 1
+    if j < len(tokens) and tokens[j].lemma == "of":
+        j += 1
+    if j + 1 < len(tokens) and tokens[j].lemma in _ONE and tokens[j + 1].lemma in PINT_UNITS:
+        return value, j + 1
+    return None
+
+
 def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
     """(value, decimals, next index, scale, ratio) of a number starting at token i."""
     tok = tokens[i]
     text = tok.text.lower()
+    fraction = _fraction(tokens, i)
+    if fraction is not None:
+        return fraction[0], _FRACTION_DECIMALS, fraction[1], 1.0, False
     if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in _ONE_UNITS
             and not (i and (tokens[i - 1].lemma in _FREQUENCY or tokens[i - 1].is_number))):
         return 1.0, 0, i + 1, 1.0, False
@@ -177,6 +264,9 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
                 tokens) and tokens[j + 1].lemma == "day":
             unit = "day" if tokens[j].text.lower() == "calendar" else "business day"
             j += 2
+        elif (j + 1 < len(tokens) and tokens[j].lemma in ("square", "sq", "cubic")
+              and (tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)) in _POWERS):
+            unit, j = _POWERS[tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)], j + 2
         elif j < len(tokens) and tokens[j].lemma in PINT_UNITS:
             unit, j = tokens[j].lemma, j + 1
         elif j < len(tokens) and tokens[j].lemma in ("time", "x", "fold"):
@@ -205,7 +295,7 @@ def read(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     i = 0
     while i < len(tokens):
-        clock = _clock(tokens, i)
+        clock = _spoken_clock(tokens, i) or _clock(tokens, i)
         if clock is not None:
             hours, j = clock
             start, stop = tokens[i].start, tokens[j - 1].end
@@ -217,11 +307,16 @@ def read(text: str) -> tuple[Quantity, ...]:
             i += 1
             continue
         value, decimals, j, scale, ratio = parsed
+        if _and_a_half(tokens, j):  # "two and a half hours"
+            value, decimals, j = value + 0.5, max(decimals, 1), j + 3
         currency = ""
         k = i - 1
         if k >= 0 and tokens[k].text.lower() in _CURRENCY:
             currency = _CURRENCY[tokens[k].text.lower()]
+        first = k + (0 if currency else 1)  # a currency sign before the number starts the quantity
         unit, rate, end = ("", "", j) if ratio else _unit_and_rate(tokens, j, bool(currency))
+        if unit in PINT_UNITS and _and_a_half(tokens, end):  # "a year and a half"
+            value, decimals, end = value + 0.5, max(decimals, 1), end + 3
         if unit in _CURRENCY:  # "20 euros"
             currency, unit = _CURRENCY[unit], ""
         if unit == "x":
@@ -229,7 +324,6 @@ def read(text: str) -> tuple[Quantity, ...]:
         if tokens[i].text.lower() == "one" and not unit and not currency:
             i = j
             continue  # "one of the", "one-time": not a quantity
-        first = k + (0 if currency else 1)
         hedged = any(t.lemma in HEDGES for t in tokens[max(0, first - 2):first])
         start = tokens[first].start
         stop = tokens[end - 1].end if end > i else tokens[i].end
@@ -238,7 +332,29 @@ def read(text: str) -> tuple[Quantity, ...]:
         out.append(Quantity(value, currency or unit if not (currency and unit == "%") else "%", rate,
                             text[start:stop], start, stop, decimals, scale, hedged, ratio))
         i = max(end, i + 1)
-    return tuple(_durations(_ranges(out, text), text))
+    return tuple(_durations(_ranges(_compounds(out, text), text), text))
+
+
+def _and_a_half(tokens: tuple[Token, ...], j: int) -> bool:
+    return [t.lemma for t in tokens[j:j + 3]] == ["and", "a", "half"]
+
+
+_COMPOUND_GAPS = frozenset({"", "and", ","})
+
+
+def _compounds(found: list[Quantity], text: str) -> list[Quantity]:
+    """"3 hours 45 minutes", "1 hour and 45 minutes": one quantity in the larger unit."""
+    out: list[Quantity] = []
+    for q in found:
+        prev = out[-1] if out else None
+        f = factor(q.unit, prev.unit) if prev is not None and prev.unit in PINT_UNITS and q.unit in PINT_UNITS else None
+        if (prev is not None and f is not None and f < 1 and not prev.rate and not q.rate
+                and text[prev.end:q.start].strip().lower() in _COMPOUND_GAPS):
+            out[-1] = Quantity(prev.value + q.value * f, prev.unit, "", text[prev.start:q.end], prev.start, q.end,
+                               _CLOCK_DECIMALS)
+            continue
+        out.append(q)
+    return out
 
 
 _RANGE_GAPS = frozenset({"to", "-", "–", "or", "and"})
@@ -280,7 +396,9 @@ def _registry():
 _SHORT = {"sec": "second", "min": "minute", "hr": "hour", "kilobyte": "kb", "megabyte": "mb", "gigabyte": "gb",
           "terabyte": "tb", "millimetre": "mm", "millimeter": "mm", "centimetre": "cm", "centimeter": "cm",
           "metre": "m", "meter": "m", "kilometre": "km", "kilometer": "km", "feet": "foot", "milligram": "mg",
-          "gram": "g", "gramme": "g", "kilogram": "kg", "kilo": "kg", "lbs": "lb", "ounce": "oz"}
+          "gram": "g", "gramme": "g", "kilogram": "kg", "kilo": "kg", "lbs": "lb", "ounce": "oz",
+          "millilitre": "ml", "milliliter": "ml", "centilitre": "cl", "centiliter": "cl", "litre": "l",
+          "liter": "l", "hectare": "ha"}
 # Conversions people write: neighbouring time units, byte multiples, metric length and mass and their common
 # imperial counterparts (not years in hours, not millimetres in miles).
 _NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day"), ("day", "week"),
@@ -288,7 +406,8 @@ _NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day
                          ("kb", "mb"), ("mb", "gb"), ("gb", "tb"),
                          ("mm", "cm"), ("cm", "m"), ("mm", "m"), ("m", "km"), ("cm", "inch"), ("m", "foot"),
                          ("foot", "inch"), ("km", "mile"), ("mg", "g"), ("g", "kg"), ("kg", "tonne"), ("kg", "lb"),
-                         ("g", "oz"), ("lb", "oz")})
+                         ("g", "oz"), ("lb", "oz"), ("ml", "cl"), ("ml", "l"), ("cl", "l"), ("l", "cu_m"),
+                         ("sq_m", "ha"), ("ha", "sq_km"), ("ha", "acre"), ("sq_m", "sq_ft"), ("sq_m", "sq_km")})
 
 
 @byte_cached(1 * MB)

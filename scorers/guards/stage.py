@@ -12,6 +12,7 @@ from typing import Iterable, Protocol
 
 from groundwatch.scorers.guards import arithmetic, conditions, polarity
 from groundwatch.scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
+from groundwatch.scorers.guards.quantities import read
 from groundwatch.scorers.guards.result import GuardResult
 from groundwatch.scorers.numbers import passage_quantities, present, quantities
 from groundwatch.scorers.records import Check
@@ -58,7 +59,9 @@ def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn(
     passages = list(passages)
     if available is None:
         available = passage_quantities([p.text for p in passages])
-    claimed = quantities(claim)
+    # Read both ways: "a quarter past six in the morning" is a 6 to scorers.numbers and 6.25 o'clock here.
+    read_values = [("pct" if q.unit == "%" else "num", q.value) for q in read(claim)]
+    claimed = quantities(claim) + read_values
     if not claimed or all(present(q, available) for q in claimed):
         return arithmetic.check(claim, [])  # nothing absent: only says so
     return arithmetic.check(claim, passage_sentences(passages))

@@ -143,3 +143,38 @@ def test_times_of_day_ranges_units_and_word_numbers_are_read():
         == [(5.0, "usd", "month")]
     assert read("SMS codes can be used as a second factor.") == ()
     assert [(q.value, q.unit) for q in read("Version 2.10 has 8 features.")] == [(2.1, ""), (8.0, "feature")]
+
+
+def test_spoken_times_fractions_compounds_areas_and_volumes_are_read():
+    def values(text):
+        return [(round(q.value, 4), q.unit) for q in read(text)]
+    assert values("Doors open at half past nine in the evening.") == [(21.5, "clock")]
+    assert values("The café opens at a quarter to seven on weekday mornings.") == [(6.75, "clock")]
+    assert values("Trains stop at twenty past eleven at night.") == [(23.3333, "clock")]
+    assert values("The shuttle leaves at ten o'clock in the morning.") == [(10.0, "clock")]
+    assert values("Lunch is at half past twelve.") == [(12.0, "")]  # no part of the day: 12:30 or 00:30
+    assert values("The warranty runs for half a year.") == [(0.5, "year")]
+    assert values("Training takes a week and a half, or two and a half weeks for managers.") \
+        == [(1.5, "week"), (2.5, "week")]
+    assert values("Uploads are capped at three quarters of a gigabyte.") == [(0.75, "gigabyte")]
+    assert values("The ferry crossing takes 2 hours 20 minutes.") == [(2.3333, "hour")]
+    assert values("The plot is 4,000 square metres and the tank holds 1.5 cubic metres or 0.25 litres.") \
+        == [(4000.0, "sq_m"), (1.5, "cu_m"), (0.25, "litre")]
+    assert [q.text for q in read("Tickets cost 5 to 10 dollars.")] == ["5", "10 dollars"]
+
+
+@pytest.mark.parametrize("claim, passage, written", [
+    ("The depot opens at half past five in the morning.", "The depot opens at 05:30 on weekdays.",
+     "The depot opens at 05:30."),
+    ("The reservoir holds 0.4 litres.", "The reservoir holds 400 ml of water.", "The reservoir holds 400 ml."),
+    ("The orchard covers 2.5 hectares.", "The orchard covers 25,000 square metres.",
+     "The orchard covers 25,000 square metres."),
+    ("The contract lasts a year and a half.", "The contract runs for 18 months.", "The contract lasts 18 months."),
+])
+def test_operand_form_writes_spoken_and_fractional_quantities_as_the_passage_does(claim, passage, written):
+    assert arithmetic.operand_form(claim, run(claim, passage)) == written
+
+
+def test_a_wrong_spoken_time_is_not_rewritten():
+    claim = "The depot opens at half past six in the morning."
+    assert arithmetic.operand_form(claim, run(claim, "The depot opens at 05:30 on weekdays.")) is None
