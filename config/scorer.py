@@ -46,6 +46,8 @@ class ScorerConfig(BaseModel):
     pair_top: int = Field(3, ge=0)
     # Also score the claim against its best-aligned sentence of the top chunks, alone (support only).
     sentence_premise: bool = True
+    # Write opposites as a negated word in the NLI's inputs ("optional" -> "not required"; scorers/polarity_form.py)
+    polarity_form: bool = True
     # Evidence cascade (scorers/cascade.py): score each claim's single chunks and sentence premise first, and its
     # joined pairs only when those do not agree on its verdict (none decides it, or they disagree). Off: every
     # premise of every claim is scored. The combiner rule reads the joined pairs' scores: under it they always are.

@@ -38,6 +38,7 @@ from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.numbers import passage_quantities
 from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.polarity_form import polarity_form
 from groundwatch.scorers.recency import resolve_by_recency
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.retrieval import Candidate, Embedder, EvidenceIndex
@@ -110,7 +111,8 @@ class Scorer:
         self.judge = judge  # the LLM judge for the uncertain band (scorers/judge/); None: off (the default)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
-        self.pairs = PairScorer(backend, self.batcher, self.model)
+        self.pairs = PairScorer(backend, self.batcher, self.model,
+                                rewrite=polarity_form if config.polarity_form else None)
         self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
         # The combiner reads the joined pairs' scores, so it always gets them (scorers/cascade.py).
         self.cascade = config.evidence_cascade and self.combiner is None

@@ -13,6 +13,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future
+from typing import Callable
 
 from groundwatch.scorers.nli.base import NLIBackend, Pair
 from groundwatch.scorers.nli.batcher import DynamicBatcher
@@ -26,8 +27,9 @@ def _key(version: str, premise: str, claim: str) -> tuple[str, str, str]:
 
 class PairScorer:
     def __init__(self, backend: NLIBackend, batcher: DynamicBatcher, model_version: str,
-                 cache_size: int = 100_000):
+                 cache_size: int = 100_000, rewrite: Callable[[str], str] | None = None):
         self.backend = backend
+        self.rewrite = rewrite  # applied to premise and claim before scoring (scorers/polarity_form.py)
         self.batcher = batcher
         self.model_version = model_version
         self._cache: OrderedDict[tuple, NLIScores] = OrderedDict()
@@ -42,6 +44,8 @@ class PairScorer:
         pending: dict[tuple, list[Future]] = {}
         to_score: list[Pair] = []
         for premise, claim in pairs:
+            if self.rewrite is not None:
+                premise, claim = self.rewrite(premise), self.rewrite(claim)
             key = _key(self.model_version, premise, claim)
             fut: Future = Future()
             results.append(fut)

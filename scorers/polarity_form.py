@@ -1,0 +1,104 @@
+"""Opposites written as a negated word, in what the NLI model reads: "optional" -> "not required".
+
+The default NLI model judges polarity by negation words, not by meaning. It reads "Eating is not
+permitted" against "Food is prohibited" as a contradiction (a negation on one side only) and "Eating
+is permitted" against the same passage as entailment (an antonym is just another word). Rewriting
+both sides of each pair with one word per predicate turns polarity into what the model does read:
+"Eating is not allowed" against "Food is not allowed" agrees, "Eating is allowed" against it does not.
+
+What is rewritten (`scorer.polarity_form`, on by default), in premises and claims alike:
+- adjectives that negate by a prefix, from the curated list the guards use ("unheated" -> "not heated",
+  "non-refundable" -> "not refundable", "invalid" -> "not valid");
+- a few adjectives and participles that deny a predicate ("optional" -> "not required", "prohibited"
+  -> "not allowed", "closed" -> "not open"), participles only after a form of "be", "remain" or "stay"
+  ("the branch is closed", not "the branch closed at 5");
+- their synonyms, written as the one word ("mandatory", "compulsory" -> "required", "permitted" ->
+  "allowed").
+Verbs are left alone ("you can disable it" does not say "you cannot enable it"), and so are
+directional opposites ("decreased" is not "not increased"). The records keep the texts as written;
+only the model's input changes.
+"""
+
+from __future__ import annotations
+
+from groundwatch.scorers.byte_cache import MB, byte_cached
+from groundwatch.scorers.guards.lemmas import analyse
+from groundwatch.scorers.guards.lexicon import NEGATED_BY_PREFIX, NEGATING_PREFIXES
+
+# Adjectives (any position) and participles (after a copula): the predicate they deny or restate.
+DENYING_ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
+                      "manual": "not automatic"}
+DENYING_PARTICIPLES = {"prohibited": "not allowed", "forbidden": "not allowed", "banned": "not allowed",
+                       "disallowed": "not allowed", "excluded": "not included", "disabled": "not enabled",
+                       "deactivated": "not enabled", "closed": "not open", "shut": "not open",
+                       "rejected": "not accepted", "declined": "not accepted", "refused": "not accepted",
+                       "hidden": "not visible"}
+SAME_ADJECTIVES = {"mandatory": "required", "compulsory": "required", "obligatory": "required"}
+SAME_PARTICIPLES = {"permitted": "allowed"}
+_COPULAS = frozenset({"be", "remain", "stay", "become", "get", "not", "never", "always", "still", "usually",
+                      "generally", "normally", "currently", "also", "strictly", "fully", "completely"})
+
+
+def _unprefixed(word: str) -> str | None:
+    """"unheated" -> "heated", "non-refundable" -> "refundable"; None for a word not on the curated list."""
+    lower = word.lower()
+    if lower not in NEGATED_BY_PREFIX:
+        return None
+    prefix = next((p for p in NEGATING_PREFIXES if lower.startswith(p)), "")
+    stem = lower[len(prefix):].lstrip("-")
+    return stem or None
+
+
+def _after_copula(tokens, i: int) -> bool:
+    """A copula within the two words before token i ("is closed", "is strictly prohibited")."""
+    for t in reversed(tokens[max(0, i - 3):i]):
+        if t.lemma in ("be", "remain", "stay", "become", "get"):
+            return True
+        if t.lemma not in _COPULAS and not t.text.lower().endswith("ly"):
+            return False
+    return False
+
+
+def _replacement(tokens, i: int) -> str | None:
+    word = tokens[i].text.lower()
+    stem = _unprefixed(word)
+    if stem is not None:
+        return f"not {stem}"
+    if word in DENYING_ADJECTIVES or word in SAME_ADJECTIVES:
+        return DENYING_ADJECTIVES.get(word) or SAME_ADJECTIVES[word]
+    if (word in DENYING_PARTICIPLES or word in SAME_PARTICIPLES) and _after_copula(tokens, i):
+        return DENYING_PARTICIPLES.get(word) or SAME_PARTICIPLES[word]
+    return None
+
+
+_HYPHENATED_SUFFIXES = ("able", "ible", "ed", "ing", "al", "ive", "ent", "ant")
+
+
+def _non_hyphen(tokens, i: int) -> bool:
+    """"non-refundable", "non-lending": the tokens non, -, an adjective or participle, written together."""
+    return (i + 2 < len(tokens) and tokens[i].text.lower() == "non" and tokens[i + 1].text == "-"
+            and tokens[i + 1].start == tokens[i].end and tokens[i + 2].start == tokens[i + 1].end
+            and tokens[i + 2].text.lower().endswith(_HYPHENATED_SUFFIXES))
+
+
+@byte_cached(16 * MB)
+def polarity_form(text: str) -> str:
+    """`text` with each listed opposite written as "not" and the predicate it denies."""
+    tokens = analyse(text).tokens
+    out, cursor, i = [], 0, 0
+    while i < len(tokens):
+        token, end = tokens[i], tokens[i].end
+        if _non_hyphen(tokens, i):
+            new, end, i = f"not {tokens[i + 2].text.lower()}", tokens[i + 2].end, i + 3
+        else:
+            new, i = _replacement(tokens, i), i + 1
+        if new is None:
+            continue
+        if token.text[:1].isupper():
+            new = new[0].upper() + new[1:]
+        before = text[cursor:token.start]
+        if before.endswith(("an ", "An ")):  # "an invalid token" -> "a not valid token"
+            before = before[:-2] + " "
+        out += [before, new]
+        cursor = end
+    return "".join(out) + text[cursor:] if out else text
