@@ -178,3 +178,13 @@ def test_operand_form_writes_spoken_and_fractional_quantities_as_the_passage_doe
 def test_a_wrong_spoken_time_is_not_rewritten():
     claim = "The depot opens at half past six in the morning."
     assert arithmetic.operand_form(claim, run(claim, "The depot opens at 05:30 on weekdays.")) is None
+
+
+def test_the_guard_stage_reads_a_quantity_in_words_whose_digits_are_in_the_passages():
+    from types import SimpleNamespace
+
+    from groundwatch.scorers.guards.stage import arithmetic_guard
+
+    passage = SimpleNamespace(id="p1", text="The depot opens at 05:30 on weekdays.")
+    result = arithmetic_guard("The depot opens at half past five in the morning.", [passage])
+    assert result.found.get("derived"), result.detail  # "five" is in "05:30" to scorers.numbers, 5.5 o'clock is not

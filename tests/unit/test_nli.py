@@ -142,3 +142,17 @@ def test_label_order_comes_from_id2label(tmp_path):
 def test_missing_model_directory_is_a_clear_error(tmp_path):
     with pytest.raises(ModelLoadError, match="not found"):
         load_backend(tmp_path / "nope")
+
+
+def test_a_rewrite_is_applied_to_both_sides_before_scoring_and_caching(backend):
+    batcher = DynamicBatcher(backend)
+    scorer = PairScorer(backend, batcher, "tiny", rewrite=lambda text: text.replace("optional", "not required"))
+    try:
+        [rewritten] = scorer.score([("Entry is optional.", "Entry is optional.")])
+        [direct] = backend.predict([("Entry is not required.", "Entry is not required.")])
+        assert rewritten.entailment == pytest.approx(direct.entailment, abs=1e-5)
+        before = batcher.stats.pairs
+        scorer.score([("Entry is not required.", "Entry is not required.")])  # the same input: cached
+        assert batcher.stats.pairs == before
+    finally:
+        batcher.close()
