@@ -623,15 +623,13 @@ def _judge_coverage(data: list[dict]) -> str:
             f"columns are the balanced accuracy on each set's sure responses.")
 
 
-CANDIDATE = "training/runs/counter-run1/measurements"
-CANDIDATE_RUN = ("measured with the retraining candidate in training/runs/counter-run1, exported by "
-                 "`python -m groundwatch.training.ship --from-compact --compact training/runs/counter-run1 --output "
-                 "build/cand` and scored by the command of `docs/figures/{name}.json` with "
-                 "GROUNDWATCH_SCORER__MODEL_DIR=build/cand")
+BEFORE = "docs/figures/before-normalisation"
+BEFORE_RUN = ("measured before the quantity and polarity normalisation (commit 7750fb4) by the command of "
+              "`docs/figures/{name}.json`")
 
 
-def _candidate(name: str, shipped_name: str) -> Source:
-    return Source(f"{CANDIDATE}/{name}.json", CANDIDATE_RUN.format(name=shipped_name), kept=True)
+def _before(name: str) -> Source:
+    return Source(f"{BEFORE}/{name}.json", BEFORE_RUN.format(name=name), kept=True)
 
 
 def _rate(n: int, total: int) -> str:
@@ -689,16 +687,16 @@ FALSE_ALARM_TARGETS = {
 
 @figure("false-alarms", CONTROLS, EXAMPLES_AGREEMENT, GUARD_PROBE,
         Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
-        _candidate("controls", "controls-shipped"), _candidate("examples-agreement", "examples-agreement"),
-        _candidate("guards-probe", "guards-probe"))
+        *(_before(name) for name in ("controls-shipped", "examples-agreement", "guards-probe", "verdict-rule-report")))
 def _false_alarms(data: list[dict]) -> str:
-    shipped, candidate = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
-    rows = [[measure, shipped[measure], candidate.get(measure, "not measured"), FALSE_ALARM_TARGETS.get(measure, "")]
-            for measure in shipped]
-    return (markdown_table(["measure", "shipped model", "retraining candidate (not shipped)", "target"], rows)
-            + f"\n\nShipped: `{data[3]['model']}`; candidate: `{data[4]['model'][0]}`. Dev figures: the report half "
-            "at the thresholds calibrated on the calibration half. A guard-probe family should keep its share of "
-            "not-SUPPORTED claims.\n")
+    now, before = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
+    rows = [[measure, before.get(measure, "not measured"), now[measure], FALSE_ALARM_TARGETS.get(measure, "")]
+            for measure in now]
+    return (markdown_table(["measure", "before normalisation", "now", "target"], rows)
+            + f"\n\nModel `{data[3]['model']}` in both columns (the same weights); before: without the quantity "
+            "readings and the polarity form described above. Dev figures: the report half at the thresholds "
+            "calibrated on the calibration half, each column with its own calibration. A guard-probe family should "
+            "keep its share of not-SUPPORTED claims.\n")
 
 
 # --- the evidence cascade and the whole path (docs/performance.md) -----------------------------------------
