@@ -39,7 +39,7 @@ _FALLING = frozenset({"fall", "drop", "decrease", "decline", "reduce", "shrink",
 
 @dataclass(frozen=True)
 class Derivation:
-    op: str                      # conversion | percent_of | percent_change | point_change | sum | difference | ratio
+    op: str                      # conversion | percent_of | percent_change | point_change | sum | total | difference | ratio
     operands: tuple[Quantity, ...]
     value: float
     expression: str
@@ -187,7 +187,7 @@ def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivat
         gaps = [analyse(s.text[a.end:b.start]).tokens for a, b in zip(parts, parts[1:])]
         if all(len(g) <= 4 and any(t.lemma in _PART_JOINS for t in g) for g in gaps):
             value = sum(q.value for q in parts)
-            out.append(Derivation("sum", tuple(parts), value, " + ".join(q.text for q in parts) + " = "
+            out.append(Derivation("total", tuple(parts), value, " + ".join(q.text for q in parts) + " = "
                                   + format_value(value, target.unit, target.rate)))
     return out
 
@@ -223,23 +223,36 @@ def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
     return [v for q in d.operands if id(q) in ids for v in _values(q)]
 
 
-_WRITTEN_AS_OPERANDS = ("conversion", "percent_of")
+def _operand_wording(d: dict, text: str) -> tuple[str, str] | None:
+    """(what the claim writes, the same written with the passage operands) for one verified derivation."""
+    ops, claimed = d["operands"], d["claimed"]
+    if d["op"] == "conversion":
+        return claimed, ops[0]
+    if d["op"] == "percent_of":
+        return claimed, f"{ops[0]} of {ops[1]}"
+    if d["op"] == "percent_change" and f"by {claimed}" in text:  # "rises by 12.5%" -> "rises from £320 to £360"
+        return f"by {claimed}", f"from {ops[0]} to {ops[1]}"
+    if d["op"] == "total":  # every part one sentence lists: "costs £54" -> "costs £20 plus £34"
+        return claimed, " plus ".join(ops)
+    return None
 
 
 def operand_form(claim: str, result: GuardResult | None) -> str | None:
-    """The claim with each verified conversion or percentage written as its passage operands ("Partners receive
-    42 days of paid leave" -> "... 6 weeks of ..."; "£285,000" -> "95% of £300,000"), or None. Equivalent to the
-    claim by the derivation the guard checked, so the NLI judges the rest of the claim instead of the arithmetic
-    it cannot do (a derived number reads to it as a different number: contradiction). Differences, sums,
-    ratios and changes have no such wording and are left as written."""
+    """The claim with each verified derivation written as its passage operands ("Partners receive 42 days of
+    paid leave" -> "... 6 weeks of ..."; "£285,000" -> "95% of £300,000"; "rises by 12.5%" -> "rises from £320
+    to £360"; "costs £54" -> "costs £20 plus £34", the total of the parts one sentence lists), or None. Equivalent to the claim by the derivation the
+    guard checked, so the NLI judges the rest of the claim instead of the arithmetic it cannot do (a derived
+    number reads to it as a different number: contradiction). Differences and ratios have no such wording and
+    are left as written, and so is a sum of two numbers the claim names ("together"): they may be two of three
+    parts."""
     if result is None or result.fired:
         return None
     out = claim
     for d in result.found.get("derived", []):
-        if d["op"] not in _WRITTEN_AS_OPERANDS or d["claimed"] not in out:
+        wording = _operand_wording(d, out)
+        if wording is None or wording[0] not in out:
             continue
-        written = d["operands"][0] if d["op"] == "conversion" else f"{d['operands'][0]} of {d['operands'][1]}"
-        out = out.replace(d["claimed"], written, 1)
+        out = out.replace(wording[0], wording[1], 1)
     return out if out != claim else None
 
 

@@ -339,17 +339,15 @@ def _and_a_half(tokens: tuple[Token, ...], j: int) -> bool:
     return [t.lemma for t in tokens[j:j + 3]] == ["and", "a", "half"]
 
 
-_COMPOUND_GAPS = frozenset({"", "and", ","})
-
-
 def _compounds(found: list[Quantity], text: str) -> list[Quantity]:
-    """"3 hours 45 minutes", "1 hour and 45 minutes": one quantity in the larger unit."""
+    """"3 hours 45 minutes": one quantity in the larger unit. Only written together: "two years and two months
+    after that" names two periods."""
     out: list[Quantity] = []
     for q in found:
         prev = out[-1] if out else None
         f = factor(q.unit, prev.unit) if prev is not None and prev.unit in PINT_UNITS and q.unit in PINT_UNITS else None
         if (prev is not None and f is not None and f < 1 and not prev.rate and not q.rate
-                and text[prev.end:q.start].strip().lower() in _COMPOUND_GAPS):
+                and not text[prev.end:q.start].strip()):
             out[-1] = Quantity(prev.value + q.value * f, prev.unit, "", text[prev.start:q.end], prev.start, q.end,
                                _CLOCK_DECIMALS)
             continue

@@ -115,6 +115,9 @@ def test_the_base_amount_is_not_the_result_of_a_percentage():
     ("Absence requests are due 14 days ahead.", ABSENCE, "Absence requests are due two weeks ahead."),
     ("A €200 card payment in dollars costs €3 in fees.", FX,
      "A €200 card payment in dollars costs 1.5% of €200 in fees."),
+    ("Revenue grew by 15% in 2025.", REVENUE, "Revenue grew from $200M to $230M in 2025."),
+    ("Premium accounts store 200 GB.", "Premium accounts store 100 GB of photos and 100 GB of documents.",
+     "Premium accounts store 100 GB plus 100 GB."),
 ])
 def test_operand_form_writes_a_verified_conversion_or_percentage_as_its_operands(claim, passage, written):
     assert arithmetic.operand_form(claim, run(claim, passage)) == written
@@ -124,6 +127,8 @@ def test_operand_form_writes_a_verified_conversion_or_percentage_as_its_operands
     ("Parents get 150 days of fully paid parental leave.", PARENTAL),   # wrong: the guard fired
     ("Revenue grew by $30M.", REVENUE),                                 # a difference has no operand wording
     ("Revenue reached $230M in 2025.", REVENUE),                        # nothing derived
+    ("The council and police parts total £1,780.",                      # two of three parts
+     "The bill is £1,520 for the council, £260 for the police and £95 for the fire service."),
 ])
 def test_operand_form_leaves_other_claims_alone(claim, passage):
     assert arithmetic.operand_form(claim, run(claim, passage)) is None
@@ -158,6 +163,8 @@ def test_spoken_times_fractions_compounds_areas_and_volumes_are_read():
         == [(1.5, "week"), (2.5, "week")]
     assert values("Uploads are capped at three quarters of a gigabyte.") == [(0.75, "gigabyte")]
     assert values("The ferry crossing takes 2 hours 20 minutes.") == [(2.3333, "hour")]
+    assert values("Notice is one month for two years and two months after that.") \
+        == [(1.0, "month"), (2.0, "year"), (2.0, "month")]
     assert values("The plot is 4,000 square metres and the tank holds 1.5 cubic metres or 0.25 litres.") \
         == [(4000.0, "sq_m"), (1.5, "cu_m"), (0.25, "litre")]
     assert [q.text for q in read("Tickets cost 5 to 10 dollars.")] == ["5", "10 dollars"]
