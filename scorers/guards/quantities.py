@@ -121,7 +121,7 @@ def _clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
 
 # Spoken times of day ("half past four in the morning", "a quarter to eight", "ten past three pm", "nine o'clock
 # at night") are read only with the part of the day they name: "half past eight" alone is 08:30 or 20:30.
-_DAY_PARTS = {"morning": "am", "afternoon": "pm", "evening": "pm", "night": "pm"}
+_DAY_PARTS = {"morning": "am", "afternoon": "pm", "evening": "pm", "night": "night"}  # 11 at night, 2 at night
 _SPOKEN_MINUTES = {"half": 30, "quarter": 15}
 _PAST, _TO = frozenset({"past", "after"}), frozenset({"to", "before"})
 
@@ -131,14 +131,14 @@ def _int(token: Token) -> int | None:
 
 
 def _day_part(tokens: tuple[Token, ...], j: int) -> tuple[str | None, int]:
-    """("am" | "pm" | None, index after the words that said so when they follow at once)."""
+    """("am" | "pm" | "night" | None, index after the words that said so when they follow at once)."""
     words = [t.text.lower().rstrip("s") for t in tokens[j:j + 3]]  # "evening" lemmatises to "even"
     if words[:1] and tokens[j].text.lower() in _MERIDIEM:
         return ("pm" if tokens[j].text.lower().startswith("p") else "am"), j + 1
     if words[:2] == ["in", "the"] and len(words) == 3 and words[2] in _DAY_PARTS:
         return _DAY_PARTS[words[2]], j + 3
     if words[:2] == ["at", "night"]:
-        return "pm", j + 2
+        return "night", j + 2
     for t in tokens[j:j + 4]:  # "a quarter to eight on weekday mornings"
         if t.is_punct:
             break
@@ -170,9 +170,8 @@ def _spoken_clock(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None
     part, end = _day_part(tokens, j)
     if part is None:
         return None
-    base = hour % 12 + (12 if part == "pm" and not (tokens[j:j + 2] and hour < 6 and
-                                                     any(t.text.lower() == "night" for t in tokens[j:j + 2])) else 0)
-    return (base + sign * minutes / 60) % 24, end
+    afternoon = part == "pm" or part == "night" and hour >= 6
+    return (hour % 12 + (12 if afternoon else 0) + sign * minutes / 60) % 24, end
 
 
 _FREQUENCY = frozenset({"once", "twice", "thrice", "time", "per", "every", "each", "a", "an"})
