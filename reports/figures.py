@@ -696,10 +696,11 @@ def _false_alarms(data: list[dict]) -> str:
     rows = [[measure, before.get(measure, "not measured"), now[measure], FALSE_ALARM_TARGETS.get(measure, "")]
             for measure in now]
     return (markdown_table(["measure", "before normalisation", "now", "target"], rows)
-            + f"\n\nModel `{data[3]['model']}` in both columns (the same weights); before: without the quantity "
-            "readings and the polarity form described above. Dev figures: the report half at the thresholds "
-            "calibrated on the calibration half, each column with its own calibration. A guard-probe family should "
-            "keep its share of not-SUPPORTED claims.\n")
+            + f"\n\nModel `{data[3]['model']}` in both columns (the same weights). Before: without the quantity "
+            "readings and the polarity form described above, each file measured at the commit its source names (the "
+            "dev report also before guards stopped convicting on their own). Dev figures: the report half at the "
+            "thresholds calibrated on the calibration half, each column with its own calibration. A guard-probe "
+            "family should keep its share of not-SUPPORTED claims.\n")
 
 
 # --- the evidence cascade and the whole path (docs/performance.md) -----------------------------------------
