@@ -452,8 +452,8 @@ CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
 # Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
-VERDICT_RULE_MEASURED = ("with scores from commit 9a63285 (top_k 4 / pair_top 3); thresholds calibrated, combiner "
-                         "fitted and both decided at commit df7cb3e")
+VERDICT_RULE_MEASURED = ("with scores at top_k 4 / pair_top 3; scored, thresholds calibrated, combiner "
+                         "fitted and both decided at commit c18f414")
 
 
 def _ci(value, interval) -> str:
