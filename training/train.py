@@ -17,6 +17,7 @@ import logging
 import math
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ exit_unless("train", "python -m groundwatch.training.train")  # before torch is 
 import torch  # noqa: E402
 
 from groundwatch.scorers.base_model import check_tokenizer, minilm_dir
+from groundwatch.scorers.polarity_form import polarity_form
 from groundwatch.training import counter_shortcuts, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
@@ -62,6 +64,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--unrelated", type=int, default=0, help="synthetic unrelated -> neutral pairs")
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="override a source's cap, e.g. esnli_snli=8000")
+    p.add_argument("--polarity-form", action="store_true",
+                   help="train on pairs in the form the scorer gives the model (scorers/polarity_form.py)")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
                    help="continue a stopped run from its checkpoint (its --output or a compact copy of it, with "
                         "progress.json): the run's own options and data order, from the step it reached; "
@@ -119,7 +123,15 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         train = train[:args.limit]
     if args.counter_shortcuts:
         train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
+    if args.polarity_form:
+        train = in_polarity_form(train)
+        val = {source: in_polarity_form(pairs) for source, pairs in val.items()}
     return train, val
+
+
+def in_polarity_form(pairs: list[Pair]) -> list[Pair]:
+    """Both sides of each pair as the scorer writes them for the model ("optional" -> "not required")."""
+    return [replace(p, premise=polarity_form(p.premise), hypothesis=polarity_form(p.hypothesis)) for p in pairs]
 
 
 def _cpu_has_bf16() -> bool:
