@@ -1,0 +1,18 @@
+"""The cheap gate for a retraining run: the control set pair by pair, in the form the scorer gives the model."""
+
+from groundwatch.training.control_gate import control_pairs, gate
+
+
+def test_control_pairs_are_every_control_answer_in_the_scorers_form():
+    pairs = control_pairs()
+    assert len(pairs) == 293 and sum(supported for _, _, supported in pairs) == 144
+    written = control_pairs(as_written=True)
+    assert any("optional" in p for p, _, _ in written) and not any(" optional" in p for p, _, _ in pairs)
+
+
+def test_gate_counts_the_models_most_likely_labels(tiny_onnx):
+    pairs = control_pairs()[:20]
+    counts = gate(tiny_onnx, "onnx", pairs)
+    assert counts["rewordings"] + counts["pairs"] == 20
+    assert counts["rewordings_entailment"] + counts["rewordings_contradiction"] <= counts["rewordings"]
+    assert counts["pairs_entailment"] <= counts["pairs"]

@@ -1,0 +1,70 @@
+"""The cheap gate before a retraining run is exported: its checkpoint over the control set, pair by pair.
+
+Each control answer against its passage, whole, as one pair, in the form the scorer gives the model
+(`--as-written` reads them as written): how many supported rewordings the model's most likely label
+calls entailment or contradiction, and how many minimal pairs it calls entailment, beside the shipped
+model. A run worth exporting moves the first count up and the other two down; the pipeline's verdicts
+(docs/controls.md) are measured only for such a run.
+
+    python -m groundwatch.training.control_gate build/nli-counter-run3 --output build/run3-gate.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
+from groundwatch.scorers.polarity_form import polarity_form
+from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
+
+CONTROLS = Path(__file__).resolve().parents[1] / "examples" / "controls"
+
+
+def control_pairs(as_written: bool = False) -> list[tuple[str, str, bool]]:
+    """(premise, hypothesis, supported) per control answer, in the scorer's form unless `as_written`."""
+    expected = {e["request_id"]: e for e in map(json.loads, (CONTROLS / "expected.jsonl").open())}
+    out = []
+    for record in map(json.loads, (CONTROLS / "responses.jsonl").open()):
+        premise = " ".join(p["text"] for p in record["passages"])
+        hypothesis = record["answer"]
+        if not as_written:
+            premise, hypothesis = polarity_form(premise), polarity_form(hypothesis)
+        out.append((premise, hypothesis, expected[record["request_id"]]["all_supported"]))
+    return out
+
+
+def gate(model_dir: Path, backend: str, pairs: list[tuple[str, str, bool]]) -> dict:
+    scores = load_backend(model_dir, backend, providers="cpu").predict([(p, h) for p, h, _ in pairs])
+    counts = {"rewordings": 0, "rewordings_entailment": 0, "rewordings_contradiction": 0,
+              "pairs": 0, "pairs_entailment": 0}
+    for (_, _, supported), s in zip(pairs, scores):
+        top = max(("entailment", "neutral", "contradiction"), key=lambda label: getattr(s, label))
+        kind = "rewordings" if supported else "pairs"
+        counts[kind] += 1
+        if top == "entailment" or supported and top == "contradiction":
+            counts[f"{kind}_{top}"] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("checkpoint", type=Path, help="a training run's checkpoint directory, or its compact copy")
+    p.add_argument("--as-written", action="store_true", help="read the pairs as written, not in the scorer's form")
+    p.add_argument("--output", type=Path, default=None)
+    args = p.parse_args(argv)
+    pairs = control_pairs(args.as_written)
+    checkpoint = materialise(args.checkpoint) if (args.checkpoint / WEIGHTS).exists() else args.checkpoint
+    result = {"form": "as written" if args.as_written else "polarity form",
+              "checkpoint": {"path": str(args.checkpoint), **gate(checkpoint, "torch", pairs)},
+              "shipped": {"path": str(DEFAULT_MODEL_DIR), **gate(DEFAULT_MODEL_DIR, "onnx", pairs)}}
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.output:
+        args.output.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
