@@ -22,52 +22,44 @@ only the model's input changes.
 from __future__ import annotations
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.guards.lemmas import analyse
-from groundwatch.scorers.guards.lexicon import NEGATED_BY_PREFIX, NEGATING_PREFIXES
+from groundwatch.scorers.guards.lemmas import analyse, negated_base
 
-# Adjectives (any position) and participles (after a copula): the predicate they deny or restate.
-DENYING_ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
-                      "manual": "not automatic"}
-DENYING_PARTICIPLES = {"prohibited": "not allowed", "forbidden": "not allowed", "banned": "not allowed",
-                       "disallowed": "not allowed", "excluded": "not included", "disabled": "not enabled",
-                       "deactivated": "not enabled", "closed": "not open", "shut": "not open",
-                       "rejected": "not accepted", "declined": "not accepted", "refused": "not accepted",
-                       "hidden": "not visible"}
-SAME_ADJECTIVES = {"mandatory": "required", "compulsory": "required", "obligatory": "required"}
-SAME_PARTICIPLES = {"permitted": "allowed"}
-_COPULAS = frozenset({"be", "remain", "stay", "become", "get", "not", "never", "always", "still", "usually",
-                      "generally", "normally", "currently", "also", "strictly", "fully", "completely"})
-
-
-def _unprefixed(word: str) -> str | None:
-    """"unheated" -> "heated", "non-refundable" -> "refundable"; None for a word not on the curated list."""
-    lower = word.lower()
-    if lower not in NEGATED_BY_PREFIX:
-        return None
-    prefix = next((p for p in NEGATING_PREFIXES if lower.startswith(p)), "")
-    stem = lower[len(prefix):].lstrip("-")
-    return stem or None
+# Adjectives, rewritten anywhere: the predicate they deny ("optional") or restate ("mandatory").
+ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
+              "manual": "not automatic",
+              "mandatory": "required", "compulsory": "required", "obligatory": "required"}
+# Participles, rewritten only after a copula ("is closed", not "closed at 5").
+PARTICIPLES = {"prohibited": "not allowed", "forbidden": "not allowed", "banned": "not allowed",
+               "disallowed": "not allowed", "excluded": "not included", "disabled": "not enabled",
+               "deactivated": "not enabled", "closed": "not open", "shut": "not open",
+               "rejected": "not accepted", "declined": "not accepted", "refused": "not accepted",
+               "hidden": "not visible",
+               "permitted": "allowed"}
+_COPULA_VERBS = frozenset({"be", "remain", "stay", "become", "get"})
+# Words that may stand between the copula and the participle, besides any -ly adverb.
+_BETWEEN = frozenset({"not", "never", "always", "still", "usually", "generally", "normally", "currently", "also",
+                      "strictly", "fully", "completely"})
 
 
 def _after_copula(tokens, i: int) -> bool:
-    """A copula within the two words before token i ("is closed", "is strictly prohibited")."""
+    """A copula within the three words before token i ("is closed", "is not strictly prohibited")."""
     for t in reversed(tokens[max(0, i - 3):i]):
-        if t.lemma in ("be", "remain", "stay", "become", "get"):
+        if t.lemma in _COPULA_VERBS:
             return True
-        if t.lemma not in _COPULAS and not t.text.lower().endswith("ly"):
+        if t.lemma not in _BETWEEN and not t.text.lower().endswith("ly"):
             return False
     return False
 
 
 def _replacement(tokens, i: int) -> str | None:
     word = tokens[i].text.lower()
-    stem = _unprefixed(word)
-    if stem is not None:
-        return f"not {stem}"
-    if word in DENYING_ADJECTIVES or word in SAME_ADJECTIVES:
-        return DENYING_ADJECTIVES.get(word) or SAME_ADJECTIVES[word]
-    if (word in DENYING_PARTICIPLES or word in SAME_PARTICIPLES) and _after_copula(tokens, i):
-        return DENYING_PARTICIPLES.get(word) or SAME_PARTICIPLES[word]
+    base = negated_base(word)
+    if base is not None:
+        return f"not {base}"
+    if word in ADJECTIVES:
+        return ADJECTIVES[word]
+    if word in PARTICIPLES and _after_copula(tokens, i):
+        return PARTICIPLES[word]
     return None
 
 

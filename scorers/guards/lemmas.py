@@ -164,6 +164,11 @@ def _negated() -> dict[str, str]:
     return out
 
 
+def negated_base(word: str) -> str | None:
+    """The word a curated prefixed word negates, as written ("unheated" -> "heated"); None for any other."""
+    return _negated()[word] if word in NEGATED_BY_PREFIX else None
+
+
 @byte_cached(4 * MB)
 def _bases(lemma: str) -> tuple[str, ...]:
     """What `lemma` negates by its prefix: "unavailable" -> ("available",), "unsampled" -> ("sampled",
