@@ -39,7 +39,9 @@ _FALLING = frozenset({"fall", "drop", "decrease", "decline", "reduce", "shrink",
 
 @dataclass(frozen=True)
 class Derivation:
-    op: str                      # conversion | percent_of | percent_change | point_change | sum | total | difference | ratio
+    # conversion | percent_of | percent_change | point_change | sum | total (every part a sentence lists) |
+    # difference | ratio
+    op: str
     operands: tuple[Quantity, ...]
     value: float
     expression: str
@@ -240,9 +242,10 @@ def _operand_wording(d: dict, text: str) -> tuple[str, str] | None:
 def operand_form(claim: str, result: GuardResult | None) -> str | None:
     """The claim with each verified derivation written as its passage operands ("Partners receive 42 days of
     paid leave" -> "... 6 weeks of ..."; "£285,000" -> "95% of £300,000"; "rises by 12.5%" -> "rises from £320
-    to £360"; "costs £54" -> "costs £20 plus £34", the total of the parts one sentence lists), or None. Equivalent to the claim by the derivation the
-    guard checked, so the NLI judges the rest of the claim instead of the arithmetic it cannot do (a derived
-    number reads to it as a different number: contradiction). Differences and ratios have no such wording and
+    to £360"; "costs £54" -> "costs £20 plus £34", the total of the parts one sentence lists), or None.
+    Equivalent to the claim by the derivation the guard checked, so the NLI judges the rest of the claim
+    instead of the arithmetic it cannot do (a derived number reads to it as a different number:
+    contradiction). Differences and ratios have no such wording and
     are left as written, and so is a sum of two numbers the claim names ("together"): they may be two of three
     parts."""
     if result is None or result.fired:
