@@ -1,10 +1,12 @@
 """Score (premise, claim) pairs: the pair cache in front of the dynamic batcher.
 
 Identical pairs are scored once: the cache key is (model version, premise
-hash, claim hash). Pairs not in the cache go to the batcher, which tokenizes
-each once and windows long premises (scorers/nli/batcher.py). The cache is
-read by submitters and written by the batcher's thread (future callbacks), so
-every access holds `_lock`.
+hash, claim hash), and a pair already on its way to the model is joined rather
+than sent again, so how many pairs reach the model does not depend on timing.
+Pairs not in the cache go to the batcher, which tokenizes each once and
+windows long premises (scorers/nli/batcher.py). The cache and the in-flight
+table are read by submitters and written by the batcher's thread (future
+callbacks), so every access holds `_lock`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class PairScorer:
         self.batcher = batcher
         self.model_version = model_version
         self._cache: OrderedDict[tuple, NLIScores] = OrderedDict()
+        self._in_flight: dict[tuple, tuple[float | None, list[Future]]] = {}  # key -> (expires_at, waiters)
         self._lock = threading.Lock()
         self._cache_size = cache_size
         self.cache_hits = 0
@@ -41,8 +44,7 @@ class PairScorer:
         """One future per pair, resolving to its (window-aggregated) NLIScores; pairs not scored by
         `expires_at` (time.monotonic) fail with DeadlineExceeded and are not cached."""
         results: list[Future] = []
-        pending: dict[tuple, list[Future]] = {}
-        to_score: list[Pair] = []
+        to_score: dict[tuple, tuple[Pair, list[Future]]] = {}
         for premise, claim in pairs:
             if self.rewrite is not None:
                 premise, claim = self.rewrite(premise), self.rewrite(claim)
@@ -54,38 +56,63 @@ class PairScorer:
                 if cached is not None:
                     self._cache.move_to_end(key)
                     self.cache_hits += 1
+                elif key not in to_score and self._joinable(key, expires_at):
+                    self._in_flight[key][1].append(fut)
+                    continue
             if cached is not None:
                 fut.set_result(cached)
-                continue
-            if key in pending:
-                pending[key].append(fut)
-                continue
-            pending[key] = [fut]
-            to_score.append((premise, claim))
-        batch_futures = self.batcher.submit(to_score, expires_at) if to_score else []
-        for key, bf in zip(pending, batch_futures):
-            self._chain(key, bf, pending[key])
+            elif key in to_score:
+                to_score[key][1].append(fut)
+            else:
+                to_score[key] = ((premise, claim), [fut])
+        if to_score:
+            self._send(to_score, expires_at)
         return results
 
-    def _chain(self, key: tuple, batch_future: Future, waiters: list[Future]) -> None:
-        def done(_):  # runs on the batcher thread, or here if already done
-            try:
-                scores = batch_future.result()
-            except Exception as exc:  # noqa: BLE001
+    def _joinable(self, key: tuple, expires_at: float | None) -> bool:
+        """A pair in flight serves a new waiter unless it may expire before the new waiter's deadline."""
+        flight = self._in_flight.get(key)
+        if flight is None:
+            return False
+        return flight[0] is None or (expires_at is not None and flight[0] >= expires_at)
+
+    def _send(self, to_score: dict[tuple, tuple[Pair, list[Future]]], expires_at: float | None) -> None:
+        """Queue the pairs; each is listed as in flight (unless an earlier-expiring copy already is)."""
+        with self._lock:
+            listed = [key for key in to_score if key not in self._in_flight]
+            for key in listed:
+                self._in_flight[key] = (expires_at, to_score[key][1])
+        try:
+            batch_futures = self.batcher.submit([pair for pair, _ in to_score.values()], expires_at)
+        except Exception as exc:
+            with self._lock:  # waiters that joined meanwhile must not wait forever
+                for key in listed:
+                    del self._in_flight[key]
+            for _, waiters in to_score.values():
                 for w in waiters:
                     w.set_exception(exc)
-                return
-            self._store(key, scores)
-            for w in waiters:
-                w.set_result(scores)
+            raise
+        for key, bf in zip(to_score, batch_futures):
+            waiters = to_score[key][1]
+            bf.add_done_callback(lambda done, key=key, waiters=waiters, listed=key in listed:
+                                 self._settle(key, done, waiters, listed))
 
-        batch_future.add_done_callback(done)
-
-    def _store(self, key: tuple, scores: NLIScores) -> None:
+    def _settle(self, key: tuple, batch_future: Future, waiters: list[Future], listed: bool) -> None:
+        """Runs on the batcher thread (or here if already done): cache the scores, answer every waiter.
+        Caching and leaving the in-flight table happen under one lock, so no submitter sees neither."""
+        error = batch_future.exception()
         with self._lock:
-            self._cache[key] = scores
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+            if listed:
+                del self._in_flight[key]
+            if error is None:
+                self._cache[key] = batch_future.result()
+                if len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        for w in waiters:
+            if error is None:
+                w.set_result(batch_future.result())
+            else:
+                w.set_exception(error)
 
     def score(self, pairs: list[Pair]) -> list[NLIScores]:
         return [f.result() for f in self.submit(pairs)]

@@ -197,3 +197,43 @@ def test_an_expired_pair_is_not_cached(tiny_onnx):
         assert scorer.score([("A cat.", "A cat.")])[0].entailment > 0.9 and backend.scored == ["A cat."]
     finally:
         batcher.close()
+
+
+def test_a_pair_already_in_flight_is_joined_not_scored_again(tiny_onnx):
+    backend = SlowBackend(tiny_onnx)  # each batch held 0.3 s: the second submit finds the pair in flight
+    batcher = DynamicBatcher(backend, max_wait_ms=0)
+    scorer = PairScorer(backend, batcher, "v")
+    try:
+        first = scorer.submit([("A dog.", "A dog.")])
+        second = scorer.submit([("A dog.", "A dog.")], expires_at=time.monotonic() + 60)
+        assert first[0].result(10) == second[0].result(10) and backend.scored == ["A dog."]
+        assert scorer._in_flight == {} and scorer.score([("A dog.", "A dog.")]) == [first[0].result()]
+    finally:
+        batcher.close()
+
+
+def test_a_pair_in_flight_that_may_expire_first_is_not_joined(tiny_onnx):
+    backend = SlowBackend(tiny_onnx)
+    batcher = DynamicBatcher(backend, max_batch_size=1, max_wait_ms=0)
+    scorer = PairScorer(backend, batcher, "v")
+    try:
+        blocker = scorer.submit([("Busy.", "Busy.")])  # holds the model while the next two queue
+        soon = scorer.submit([("A cow.", "A cow.")], expires_at=time.monotonic() + 0.1)
+        later = scorer.submit([("A cow.", "A cow.")], expires_at=time.monotonic() + 60)
+        blocker[0].result(10)
+        with pytest.raises(DeadlineExceeded):
+            soon[0].result(10)
+        assert later[0].result(10).entailment > 0.9 and backend.scored == ["Busy.", "A cow."]
+        assert scorer._in_flight == {}
+    finally:
+        batcher.close()
+
+
+def test_a_refused_submit_leaves_nobody_waiting(tiny_onnx):
+    backend = SlowBackend(tiny_onnx)
+    batcher = DynamicBatcher(backend)
+    scorer = PairScorer(backend, batcher, "v")
+    batcher.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        scorer.submit([("A hen.", "A hen.")])
+    assert scorer._in_flight == {}
