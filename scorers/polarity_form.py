@@ -13,7 +13,9 @@ What is rewritten (`scorer.polarity_form`, on by default), in premises and claim
   -> "not allowed", "closed" -> "not open"), participles only after a form of "be", "remain" or "stay"
   ("the branch is closed", not "the branch closed at 5");
 - their synonyms, written as the one word ("mandatory", "compulsory" -> "required", "permitted" ->
-  "allowed").
+  "allowed");
+- two negations that cancel, written positively: "not optional" -> "required" (not "not not required"),
+  "There is no branch without Wi-Fi" -> "Every branch has Wi-Fi".
 Verbs are left alone ("you can disable it" does not say "you cannot enable it"), and so are
 directional opposites ("decreased" is not "not increased"). The records keep the texts as written;
 only the model's input changes.
@@ -26,7 +28,7 @@ from groundwatch.scorers.guards.lemmas import analyse, negated_base
 
 # Adjectives, rewritten anywhere: the predicate they deny ("optional") or restate ("mandatory").
 ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
-              "manual": "not automatic",
+              "manual": "not automatic", "variable": "not fixed", "temporary": "not permanent",
               "mandatory": "required", "compulsory": "required", "obligatory": "required"}
 # Participles, rewritten only after a copula ("is closed", not "closed at 5").
 PARTICIPLES = {"prohibited": "not allowed", "forbidden": "not allowed", "banned": "not allowed",
@@ -73,22 +75,58 @@ def _non_hyphen(tokens, i: int) -> bool:
             and tokens[i + 2].text.lower().endswith(_HYPHENATED_SUFFIXES))
 
 
+def _no_without(tokens, i: int, text: str) -> tuple[str, int] | None:
+    """(rewrite, next index) of "There is no N without M" / "There isn't a N without M" at token i: "Every N
+    has M" (plural: "All N have M"). Two negations the model reads as one."""
+    if i + 3 >= len(tokens) or tokens[i].lemma != "there" or tokens[i + 1].lemma != "be":
+        return None
+    j = i + 2
+    if tokens[j].lemma == "no":
+        j += 1
+    elif tokens[j].lemma == "not" and tokens[j + 1].lemma in ("a", "an", "any"):
+        j += 2
+    else:
+        return None
+    for k in range(j + 1, min(j + 9, len(tokens))):
+        if tokens[k].is_punct and tokens[k].text != "-":
+            return None
+        if tokens[k].lemma == "without":
+            noun = text[tokens[j].start:tokens[k - 1].end]
+            plural = tokens[i + 1].text.lower() in ("are", "were") or tokens[j - 1].lemma == "any"
+            return (f"All {noun} have" if plural else f"Every {noun} has"), k + 1
+    return None
+
+
+def _after_not(tokens, first: int, new: str, cursor: int) -> bool:
+    """"not optional" -> "required", not "not not required": a rewrite to "not ..." right after "not" / "n't"."""
+    return (new.startswith("not ") and first > 0 and tokens[first - 1].text.lower() in ("not", "n't")
+            and tokens[first - 1].start >= cursor)
+
+
 @byte_cached(16 * MB)
 def polarity_form(text: str) -> str:
     """`text` with each listed opposite written as "not" and the predicate it denies."""
     tokens = analyse(text).tokens
     out, cursor, i = [], 0, 0
     while i < len(tokens):
-        token, end = tokens[i], tokens[i].end
-        if _non_hyphen(tokens, i):
+        first, token, end = i, tokens[i], tokens[i].end
+        quantified = _no_without(tokens, i, text)
+        if quantified is not None:
+            new, i = quantified
+            end = tokens[i - 1].end
+        elif _non_hyphen(tokens, i):
             new, end, i = f"not {tokens[i + 2].text.lower()}", tokens[i + 2].end, i + 3
         else:
             new, i = _replacement(tokens, i), i + 1
         if new is None:
             continue
-        if token.text[:1].isupper():
+        start = token.start
+        if _after_not(tokens, first, new, cursor):  # the two negations cancel
+            negation = tokens[first - 1]
+            new, start = (" " if negation.text.lower() == "n't" else "") + new[4:], negation.start
+        if text[start:start + 1].isupper():
             new = new[0].upper() + new[1:]
-        before = text[cursor:token.start]
+        before = text[cursor:start]
         if before.endswith(("an ", "An ")):  # "an invalid token" -> "a not valid token"
             before = before[:-2] + " "
         out += [before, new]

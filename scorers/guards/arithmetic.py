@@ -20,21 +20,28 @@ conversion of the same quantity of the same subject is a verified mismatch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from itertools import permutations
 
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.guards.lemmas import analyse
 from groundwatch.scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
 from groundwatch.scorers.guards.mismatch import verify
-from groundwatch.scorers.guards.quantities import Quantity, convert, format_value, read
+from groundwatch.scorers.guards.quantities import PINT_UNITS, Quantity, convert, format_value, read
 from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.numbers import passage_quantities, present, quantities
 
 NAME = "arithmetic"
 FLAG = "arithmetic_mismatch"
 _FALLING = frozenset({"fall", "drop", "decrease", "decline", "reduce", "shrink", "cut", "down", "lose", "lower",
-                      "cheaper", "less", "fewer", "save", "saving"})
+                      "cheaper", "less", "fewer", "save", "saving", "off", "discount", "smaller", "shorter"})
+# Words that name a percentage change besides the change verbs: "30% off", "a 10% discount", "a fifth bigger".
+_PERCENT_CHANGE = frozenset({"by", "off", "discount", "bigger", "larger", "smaller", "longer", "shorter"})
+_RISING = frozenset({"bigger", "larger", "longer", "higher"})
+# Measured units and money: a bare number is not the same quantity as one of these ("40,000" is not £40,000).
+_MEASURED = frozenset({"usd", "eur", "gbp", "%", "pp", "clock"})
 
 
 @dataclass(frozen=True)
@@ -64,10 +71,23 @@ def _same_kind(a: Quantity, b: Quantity) -> bool:
     return a.unit == b.unit and a.rate == b.rate and a.unit != "%"
 
 
+def _comparable(a: Quantity, b: Quantity) -> bool:
+    """Two values one can take a change or ratio of: the same unit and rate, or a count and the bare number
+    that leaves its noun out ("46,000 visitors in 2025, up from 40,000")."""
+    if a.rate != b.rate:
+        return False
+    if a.unit == b.unit:
+        return True
+    counted = b.unit if not a.unit else a.unit if not b.unit else None
+    return bool(counted) and counted not in _MEASURED and counted not in PINT_UNITS
+
+
 def _conversion(target: Quantity, op: Quantity) -> Derivation | None:
     """`op` in the unit and rate of `target` (another unit or rate of one dimension; a time of day or a
     number written otherwise, "20:00" for "8 pm", when the value is the same)."""
     span = convert(op, target)
+    if span is None and op.span and target.rate:  # "18:00 to 21:30" is three and a half hours each evening
+        span = convert(op, replace(target, rate=""))
     if span is None or op is target:
         return None
     low, high = span
@@ -96,11 +116,12 @@ def _percent_of(target: Quantity, pct: Quantity, base: Quantity) -> Derivation |
 
 
 def _binary(op: str, target: Quantity, a: Quantity, b: Quantity, falling: bool | None) -> Derivation | None:
-    if op in ("percent_change",):
-        if not (a.unit == b.unit and a.rate == b.rate) or not a.value:
-            return None
-        # a is the old value: a rise needs b > a, a fall b < a; without a direction either order.
-        if falling is True and b.value > a.value or falling is False and b.value < a.value:
+    # a is the old value: a rise needs b > a, a fall b < a; without a direction either order.
+    if op in ("percent_change", "point_change") and (falling is True and b.value > a.value
+                                                     or falling is False and b.value < a.value):
+        return None
+    if op == "percent_change":
+        if not _comparable(a, b) or not a.value:
             return None
         value = abs(b.value - a.value) / abs(a.value) * 100
         return Derivation(op, (a, b), value, f"({_num(b.value)} - {_num(a.value)}) / {_num(a.value)} × 100 = "
@@ -121,7 +142,7 @@ def _binary(op: str, target: Quantity, a: Quantity, b: Quantity, falling: bool |
         value = a.value - b.value
         return Derivation(op, (a, b), value, f"{a.text} - {b.text} = {format_value(value, target.unit, target.rate)}")
     if op == "ratio":
-        if not (a.unit == b.unit and a.rate == b.rate) or not b.value or a.value < b.value:
+        if not _comparable(a, b) or not b.value or a.value < b.value:
             return None
         value = a.value / b.value
         return Derivation(op, (a, b), value, f"{a.text} / {b.text} = {_num(round(value, 4))}×")
@@ -131,7 +152,7 @@ def _binary(op: str, target: Quantity, a: Quantity, b: Quantity, falling: bool |
 def _named_ops(target: Quantity, claim_lemmas: frozenset[str]) -> list[str]:
     """Operations the claim's wording names for this number."""
     ops = []
-    if target.unit in ("%", "pp") and claim_lemmas & (CUE_CHANGE | CUE_DIFFERENCE | {"by"}):
+    if target.unit in ("%", "pp") and claim_lemmas & (CUE_CHANGE | CUE_DIFFERENCE | _PERCENT_CHANGE):
         ops += ["percent_change", "point_change"] if target.unit == "%" else ["point_change"]
     if target.ratio or (claim_lemmas & CUE_RATIO and target.unit not in ("%", "pp")):
         ops.append("ratio")
@@ -161,45 +182,80 @@ def derivations(target: Quantity, operands: list[Quantity], claim_lemmas: frozen
         if d:
             free.append(d)
     named: list[Derivation] = []
-    falling = True if claim_lemmas & _FALLING else (False if claim_lemmas & CUE_CHANGE else None)
+    falling = True if claim_lemmas & _FALLING else (False if claim_lemmas & (CUE_CHANGE | _RISING) else None)
     for op in _named_ops(target, claim_lemmas):
         for a, b in permutations(operands, 2):
-            d = _binary(op, target, a, b, falling if op == "percent_change" else None)
+            d = _binary(op, target, a, b, falling if op in ("percent_change", "point_change") else None)
             if d:
                 named.append(d)
     return free, named
 
 
 def _matches(d: Derivation, target: Quantity) -> bool:
+    """Within the claim's rounding; a conversion within 5% as well: "1 hour" rounds 1.4 hours but does not
+    say 90 minutes."""
     high = d.value if d.high is None else d.high
-    return d.value - target.tolerance - 1e-9 <= target.value <= high + target.tolerance + 1e-9
+    tolerance = target.tolerance if d.op != "conversion" else min(target.tolerance, 0.05 * abs(target.value))
+    return d.value - tolerance - 1e-9 <= target.value <= high + tolerance + 1e-9
 
 
 _PART_JOINS = frozenset({"and", "plus", "+"})
 
 
+def _joined(gap: str, last: bool) -> bool:
+    """A few words between two listed parts, joined by "and" / "plus" (or a comma before the last part)."""
+    words = [t for t in analyse(gap).tokens if not t.is_punct]
+    return len(words) <= 4 and (any(t.lemma in _PART_JOINS for t in words) or not last and "," in gap)
+
+
 def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivation]:
-    """The total of the parts one sentence lists ("100 GB of photos and 100 GB of documents"): every quantity of
-    the target's kind in the sentence, each after the first joined by "and" / "plus" within a few words."""
+    """The total of the parts one sentence lists ("100 GB of photos and 100 GB of documents", "£1,520 for the
+    council, £260 for the police and £95 for the fire service"): every quantity of the target's kind in the
+    sentence, each after the first a few words on, the last joined by "and" / "plus"."""
     out = []
     for s in sentences:
         parts = [q for q in read(s.text) if _same_kind(q, target) and not q.span and not _is_year(q)]
         if len(parts) < 2:
             continue
-        gaps = [analyse(s.text[a.end:b.start]).tokens for a, b in zip(parts, parts[1:])]
-        if all(len(g) <= 4 and any(t.lemma in _PART_JOINS for t in g) for g in gaps):
+        gaps = [s.text[a.end:b.start] for a, b in zip(parts, parts[1:])]
+        if all(_joined(g, n == len(gaps) - 1) for n, g in enumerate(gaps)):
             value = sum(q.value for q in parts)
             out.append(Derivation("total", tuple(parts), value, " + ".join(q.text for q in parts) + " = "
                                   + format_value(value, target.unit, target.rate)))
     return out
 
 
+# "up" and "down" name a change only as one: "went up", "is up 5%", "down from", "up by"; not "sign up", "up to",
+# "shut down".
+_CHANGE_PARTICLES = frozenset({"up", "down"})
+_PARTICLE_CHANGE_BEFORE = frozenset({"be", "go", "come", "move", "put", "push", "bring", "mark", "%"})
+_PARTICLE_CHANGE_AFTER = frozenset({"by", "from"})
+
+
+def _part_of_listing(d: Derivation, listings: list[Derivation]) -> bool:
+    """A sum of some of the parts one sentence lists is not their total ("totals £1,780" against "£1,520 for the
+    council, £260 for the police and £95 for the fire service")."""
+    return d.op == "sum" and any({id(q) for q in d.operands} < {id(q) for q in t.operands} for t in listings)
+
+
 def _cue_lemmas(claim: str) -> frozenset[str]:
-    """The claim's lemmas that may name an operation: "up" in "up to" is a bound ("store up to 200 GB"), not a
-    change."""
+    """The claim's lemmas that may name an operation; "up" and "down" only where they name a change."""
     tokens = analyse(claim).tokens
-    return frozenset(t.lemma for k, t in enumerate(tokens)
-                     if not (t.lemma == "up" and k + 1 < len(tokens) and tokens[k + 1].lemma == "to"))
+    out = set()
+    for k, t in enumerate(tokens):
+        after = [x.lemma for x in tokens[k + 1:k + 3]]
+        # "comes to £100", "add up to £1,349", "£580 including the crown" name a total ("adds a year" does not)
+        if (t.lemma, after[:1]) == ("come", ["to"]) or (t.lemma, after) == ("add", ["up", "to"]) or (
+                t.text.lower() == "including"):
+            out.add("total")
+        if t.lemma in _CHANGE_PARTICLES:
+            before = tokens[k - 1] if k else None
+            after = tokens[k + 1] if k + 1 < len(tokens) else None
+            if not (before is not None and (before.lemma in _PARTICLE_CHANGE_BEFORE or before.is_number)
+                    or after is not None and (after.lemma in _PARTICLE_CHANGE_AFTER or after.is_number)):
+                continue
+        out.add(t.lemma)
+    return frozenset(out)
 
 
 def _present(target: Quantity, available: list[Quantity]) -> bool:
@@ -211,11 +267,28 @@ def _values(q: Quantity) -> list[float]:
     return sorted({q.value, round(q.value / q.scale, 9)} | {v[1] for v in quantities(q.text) if v[0] in ("num", "pct")})
 
 
-def _written(q: Quantity, available: set[tuple]) -> bool:
-    """Every number of the quantity as written is among the passages' numbers (scorers.numbers): what the
-    numbers check sees. "8 pm" against "20:00" has the value but not the writing, and neither has a quantity
-    in words ("a quarter past six in the morning" against "06:15")."""
-    return any(ch.isdigit() for ch in q.text) and all(present(v, available) for v in quantities(q.text))
+def _seen(q: Quantity, available: set[tuple]) -> bool:
+    """Every number of the quantity as scorers.numbers reads it is among the passages' numbers: what the numbers
+    check sees ("$30M" is a 30 there, and "$30 million" is not)."""
+    return all(present(v, available) for v in quantities(q.text))
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:[.:]\d+)?")
+
+
+def digit_runs(texts: Iterable[str]) -> set[str]:
+    """Every number written in digits in the texts, as written ("1,349" -> "1349", "10:45", "4.00")."""
+    return {m.group().replace(",", "") for t in texts for m in _DIGITS.finditer(t)}
+
+
+def written_as(q: Quantity | str, runs: set[str]) -> bool:
+    """The quantity is written in digits the way the passages write it: "64 bedrooms" is not against
+    "sixty-four bedrooms", nor "1 hour 45 minutes" against "10:45", nor "twenty-five" against "25". The model
+    reads a number by its writing, so a value written otherwise is a target for the arithmetic guard, which
+    finds the passage's writing and puts it in the claim (operand_form)."""
+    text = q if isinstance(q, str) else q.text
+    found = [m.group().replace(",", "") for m in _DIGITS.finditer(text)]
+    return bool(found) and all(r in runs for r in found)
 
 
 def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
@@ -225,6 +298,22 @@ def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
     return [v for q in d.operands if id(q) in ids for v in _values(q)]
 
 
+def _change_wording(claimed: str, old: str, new: str, text: str) -> tuple[str, str] | None:
+    """A change by a percentage written as its two values: "rises by 12.5%" -> "rises from £320 to £360",
+    "dropped 15%" -> "dropped from £140 to £119", "30% off" -> "reduced from £500 to £350", "50% up" -> "up
+    from ...". Other wordings ("a fifth bigger") are left as written."""
+    values = f"from {old} to {new}"
+    if f"by {claimed}" in text:
+        return f"by {claimed}", values
+    for particle, said in (("off", "reduced"), ("up", "up"), ("down", "down")):
+        if f"{claimed} {particle}" in text:
+            return f"{claimed} {particle}", f"{said} {values}"
+    before = text[:text.find(claimed)].split()
+    if before and analyse(before[-1]).tokens and analyse(before[-1]).tokens[0].lemma in CUE_CHANGE | _FALLING:
+        return claimed, values
+    return None
+
+
 def _operand_wording(d: dict, text: str) -> tuple[str, str] | None:
     """(what the claim writes, the same written with the passage operands) for one verified derivation."""
     ops, claimed = d["operands"], d["claimed"]
@@ -232,9 +321,9 @@ def _operand_wording(d: dict, text: str) -> tuple[str, str] | None:
         return claimed, ops[0]
     if d["op"] == "percent_of":
         return claimed, f"{ops[0]} of {ops[1]}"
-    if d["op"] == "percent_change" and f"by {claimed}" in text:  # "rises by 12.5%" -> "rises from £320 to £360"
-        return f"by {claimed}", f"from {ops[0]} to {ops[1]}"
-    if d["op"] == "total":  # every part one sentence lists: "costs £54" -> "costs £20 plus £34"
+    if d["op"] in ("percent_change", "point_change") and claimed in text:
+        return _change_wording(claimed, ops[0], ops[1], text)
+    if d["op"] in ("total", "sum"):  # "costs £54" -> "costs £20 plus £34"
         return claimed, " plus ".join(ops)
     return None
 
@@ -278,9 +367,10 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     if not claimed:
         return GuardResult(NAME, False, detail="the claim states no number")
     everything = [q for s in sentences for q in read(s.text)]
-    written = passage_quantities([s.text for s in sentences])
+    runs, seen = digit_runs(s.text for s in sentences), passage_quantities([s.text for s in sentences])
     # A claim number is checked when its value is not in the passages, or is there only written otherwise.
-    targets = [q for q in claimed if not _present(q, everything) or not _written(q, written)][:MAX_TARGETS]
+    targets = [q for q in claimed if not _present(q, everything) or not _seen(q, seen) or not written_as(q, runs)]
+    targets = targets[:MAX_TARGETS]
     if not targets:
         return GuardResult(NAME, False, detail="every claim number is in the passages")
     ranked = align(claim, sentences)[:top]
@@ -293,7 +383,11 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         mine = {id(q) for q in own}
         operands = ([q for _, q in in_sentences] + own)[:MAX_OPERANDS]
         free, named = derivations(target, operands, lemmas)
-        free += _totals(target, ranked)
+        listings = _totals(target, ranked)
+        free += listings
+        partial = [d for d in named if _part_of_listing(d, listings)]
+        # a named sum of some listed parts is checked against the total of all of them
+        named = [d for d in named if d not in partial] + (listings if partial else [])
         hit = next((d for d in named + free if _matches(d, target)), None)
         if hit:
             derived.append((target, hit))
@@ -310,7 +404,7 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
                    and id(d.operands[1]) in mine and target.value < d.operands[1].value
                    and _coverage(claim, target, [home[id(d.operands[0])]]) >= clear_coverage / 2]
         bases |= {id(d.operands[1]) for d in applied}
-        candidates = named or conversions or applied
+        candidates = sorted(named, key=lambda d: abs(d.value - target.value)) or conversions or applied
         if not candidates:
             continue
         # Verified: a conversion of the one quantity of that dimension in a sentence about the same subject.

@@ -48,6 +48,7 @@ ANTONYMS = {
     "block": "open", "blocked": "open",
     "delete": "keep", "erase": "keep", "purge": "keep", "discard": "keep",
     "manual": "automatic", "manually": "automatically",
+    "variable": "fix", "temporary": "permanent",
 }
 # Synonymous predicates, mapped to one lemma so that alignment sees them as the same word.
 SYNONYMS = {

@@ -178,12 +178,29 @@ _FREQUENCY = frozenset({"once", "twice", "thrice", "time", "per", "every", "each
 # "a week", "an hour": one of a unit one writes as a word; not a rate ("twice a month", "$5 a month"), and not
 # a unit that is also an ordinal or an abbreviation ("a second factor", "a min", "a m").
 _ONE = frozenset({"a", "an"})
+# ...and only where a duration or distance is written: after a preposition or a verb of time ("within a week",
+# "takes an hour"), not after a noun, where it is a rate ("10 days of leave a year", "6 withdrawals a year").
+_ONE_AFTER = frozenset({"for", "within", "in", "after", "over", "than", "about", "around", "roughly", "nearly",
+                        "almost", "under", "least", "most", "just", "only", "to", "by", "of", "from", "be", "take",
+                        "last", "spend", "wait", "need", "give", "get", "allow", "keep", "extend", "run", "and", "or",
+                        "another", "(", ","})
 _ONE_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "kilometre", "kilometer", "mile", "metre",
                         "meter", "kilogram", "kilo", "gram", "tonne", "megabyte", "gigabyte", "terabyte"})
 
 
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
 _FRACTION_DECIMALS = 3  # "half a year" is exactly 0.5 of one
+# A change by a fraction ("rising by a third", "a fifth bigger"): the fraction as a percentage.
+_PROPORTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "sixth": 100 / 6, "eighth": 12.5,
+                "tenth": 10.0}
+_PROPORTION_COMPARATIVES = frozenset({"bigger", "larger", "smaller", "more", "less", "fewer", "higher", "lower",
+                                      "cheaper", "longer", "shorter"})
+
+
+def _fraction_word(token: Token) -> str:
+    """"third", "thirds" -> "third" (spaCy lemmatises "third" to "3")."""
+    word = token.text.lower()
+    return word[:-1] if word.endswith("s") and word[:-1] in _PROPORTIONS else word
 
 
 def _fraction(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
@@ -193,14 +210,55 @@ def _fraction(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
         j += 1
     elif _int(tokens[j]) is not None and 1 <= _int(tokens[j]) <= 3:
         count, j = _int(tokens[j]), j + 1
-    if j >= len(tokens) or tokens[j].lemma not in _FRACTIONS:
+    if j >= len(tokens) or _fraction_word(tokens[j]) not in _FRACTIONS:
         return None
-    value, j = count * _FRACTIONS[tokens[j].lemma], j + 1
+    value, j = count * _FRACTIONS[_fraction_word(tokens[j])], j + 1
     if j < len(tokens) and tokens[j].lemma == "of":
         j += 1
     if j + 1 < len(tokens) and tokens[j].lemma in _ONE and tokens[j + 1].lemma in PINT_UNITS:
         return value, j + 1
     return None
+
+
+def _proportion(tokens: tuple[Token, ...], i: int) -> tuple[float, str, int] | None:
+    """(value, "%" or "pp", next index) of a change by a fraction at token i: "(by) a third", "(by) half",
+    "two thirds (more)", "a fifth bigger", "(by) half a percentage point". Only after "by" or before a
+    comparative: "a fifth" alone is an ordinal, "half a year" a duration (_fraction)."""
+    count, j = 1, i
+    if tokens[j].lemma in _ONE or tokens[j].text.lower() == "one":
+        j += 1
+    elif tokens[j].text.lower() in ("two", "three"):
+        count, j = 2 if tokens[j].text.lower() == "two" else 3, j + 1
+    if j >= len(tokens) or _fraction_word(tokens[j]) not in _PROPORTIONS or (j == i and tokens[j].text.lower() != "half"):
+        return None
+    value, j = count * _PROPORTIONS[_fraction_word(tokens[j])], j + 1
+    after = [t.lemma for t in tokens[j:j + 4]]
+    for words in (["a", "percentage", "point"], ["of", "a", "percentage", "point"]):  # "half a percentage point"
+        if after[:len(words)] == words:
+            return value / 100, "pp", j + len(words)
+    if after[:1] and after[0] in ("a", "of"):
+        return None  # "half a year", "a third of the seats"
+    by = i > 0 and tokens[i - 1].lemma == "by"
+    if not by and not (j < len(tokens) and tokens[j].text.lower() in _PROPORTION_COMPARATIVES):
+        return None
+    return value, "%", j
+
+
+def _dozen(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
+    """"a dozen", "half a dozen", "two dozen", "a thousand", "a pair of": 12, 6, 24, 1000, 2."""
+    words = [t.text.lower() for t in tokens[i:i + 3]]
+    for prefix, value in ((["half", "a"], 6.0), (["a"], 12.0), (["two"], 24.0), (["three"], 36.0)):
+        if words[:len(prefix) + 1] == prefix + ["dozen"]:
+            return value, 0, i + len(prefix) + 1, 1.0, False
+    if words[:1] == ["a"] and words[1:2] and words[1] in _A_NUMBER:  # "a thousand lockers", "a pair of"
+        return _A_NUMBER[words[1]], 0, i + (3 if words[1:3] == ["pair", "of"] else 2), 1.0, False
+    return None
+
+
+_A_NUMBER = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6, "billion": 1e9, "pair": 2.0}
+
+
+_PENCE = re.compile(r"^(\d+(?:\.\d+)?)p$")  # "50p", "24.5p": pence, read as pounds
 
 
 def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
@@ -210,9 +268,16 @@ def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, 
     fraction = _fraction(tokens, i)
     if fraction is not None:
         return fraction[0], _FRACTION_DECIMALS, fraction[1], 1.0, False
+    pence = _PENCE.match(tok.text)
+    if pence:
+        digits = pence.group(1)
+        return float(digits) / 100, (len(digits.split(".")[1]) if "." in digits else 0) + 2, i + 1, 1.0, False
     if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in _ONE_UNITS
-            and not (i and (tokens[i - 1].lemma in _FREQUENCY or tokens[i - 1].is_number))):
-        return 1.0, 0, i + 1, 1.0, False
+            and (not i or tokens[i - 1].lemma in _ONE_AFTER)):
+        return 1.0, _FRACTION_DECIMALS, i + 1, 1.0, False  # "an hour" is exactly one, not 0.5 to 1.5
+    dozen = _dozen(tokens, i)
+    if dozen is not None:
+        return dozen
     glued = _GLUED.match(tok.text)
     if _NUM.match(text) or glued:
         digits = glued.group(1) if glued else text
@@ -301,6 +366,13 @@ def read(text: str) -> tuple[Quantity, ...]:
             out.append(Quantity(hours, "clock", "", text[start:stop], start, stop, _CLOCK_DECIMALS))
             i = j
             continue
+        proportion = _proportion(tokens, i)
+        if proportion is not None:
+            value, unit, j = proportion
+            start, stop = tokens[i].start, tokens[j - 1].end
+            out.append(Quantity(value, unit, "", text[start:stop], start, stop, 0 if unit == "%" else 2))
+            i = j
+            continue
         parsed = _number(tokens, i)
         if parsed is None:
             i += 1
@@ -312,10 +384,13 @@ def read(text: str) -> tuple[Quantity, ...]:
         k = i - 1
         if k >= 0 and tokens[k].text.lower() in _CURRENCY:
             currency = _CURRENCY[tokens[k].text.lower()]
-        first = k + (0 if currency else 1)  # a currency sign before the number starts the quantity
+        first = k + (0 if currency else 1)
+        if _PENCE.match(tokens[i].text):
+            currency, first = "gbp", i  # a currency sign before the number starts the quantity
         unit, rate, end = ("", "", j) if ratio else _unit_and_rate(tokens, j, bool(currency))
-        if unit in PINT_UNITS and _and_a_half(tokens, end):  # "a year and a half"
-            value, decimals, end = value + 0.5, max(decimals, 1), end + 3
+        if unit in PINT_UNITS and not rate and _and_a_half(tokens, end):  # "a year and a half (a day)"
+            value, decimals = value + 0.5, max(decimals, 1)
+            _, rate, end = _unit_and_rate(tokens, end + 3, True)
         if unit in _CURRENCY:  # "20 euros"
             currency, unit = _CURRENCY[unit], ""
         if unit == "x":
@@ -372,12 +447,19 @@ def _durations(found: list[Quantity], text: str) -> list[Quantity]:
     return out
 
 
+def _year(q: Quantity) -> bool:
+    return not q.unit and q.decimals == 0 and 1900 <= q.value <= 2100 and q.value.is_integer()
+
+
 def _ranges(found: list[Quantity], text: str) -> list[Quantity]:
-    """"5 to 10 business days", "$12 or $15 per month": the first number takes the unit of the second."""
+    """"5 to 10 business days", "$12 or $15 per month", "from £9 to £12 per editor": the first number takes the
+    unit and rate of the second (not a year: "from 72% in 2024 to 81%")."""
     out = list(found)
     for n in range(len(out) - 2, -1, -1):
         a, b = out[n], out[n + 1]
-        if not a.unit and not a.rate and text[a.end:b.start].strip().lower() in _RANGE_GAPS:
+        if text[a.end:b.start].strip().lower() not in _RANGE_GAPS or a.rate or (_year(a) and not _year(b)):
+            continue
+        if not a.unit or a.unit == b.unit:
             out[n] = Quantity(a.value, b.unit, b.rate, a.text, a.start, a.end, a.decimals, a.scale, a.hedged,
                               a.ratio)
     return out

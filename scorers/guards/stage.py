@@ -60,10 +60,12 @@ def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn(
     if available is None:
         available = passage_quantities([p.text for p in passages])
     # Read both ways: "a quarter past six in the morning" is a 6 to scorers.numbers and 6.25 o'clock here.
-    read_values = [("pct" if q.unit == "%" else "num", q.value) for q in read(claim)]
-    claimed = quantities(claim) + read_values
-    if not claimed or all(present(q, available) for q in claimed):
-        return arithmetic.check(claim, [])  # nothing absent: only says so
+    read_claim = read(claim)
+    claimed = quantities(claim) + [("pct" if q.unit == "%" else "num", q.value) for q in read_claim]
+    runs = arithmetic.digit_runs(p.text for p in passages)
+    if not claimed or (all(present(q, available) for q in claimed)
+                       and all(arithmetic.written_as(q, runs) for q in read_claim)):
+        return arithmetic.check(claim, [])  # every number there, written as the passages write it
     return arithmetic.check(claim, passage_sentences(passages))
 
 

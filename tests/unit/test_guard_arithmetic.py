@@ -195,3 +195,75 @@ def test_the_guard_stage_reads_a_quantity_in_words_whose_digits_are_in_the_passa
     passage = SimpleNamespace(id="p1", text="The depot opens at 05:30 on weekdays.")
     result = arithmetic_guard("The depot opens at half past five in the morning.", [passage])
     assert result.found.get("derived"), result.detail  # "five" is in "05:30" to scorers.numbers, 5.5 o'clock is not
+
+
+def test_pence_proportions_dozens_and_rates_are_read():
+    def values(text):
+        return [(round(q.value, 4), q.unit, q.rate) for q in read(text)]
+    assert values("The charge falls from 50p to 45p; units cost 24.5p per kWh.") \
+        == [(0.5, "gbp", ""), (0.45, "gbp", ""), (0.245, "gbp", "kwh")]
+    assert values("Prices rise by a third, then by half, and the rate by a quarter of a percentage point.") \
+        == [(33.3333, "%", ""), (50.0, "%", ""), (0.25, "pp", "")]
+    assert values("The sixth form is a fifth bigger.") == [(20.0, "%", "")]
+    assert values("The fifth floor, half a year, and a third of the seats.") == [(0.5, "year", "")]
+    assert values("It allows half a dozen withdrawals a year; a thousand lockers; a pair of pharmacists.") \
+        == [(6.0, "withdrawal", "year"), (1000.0, "locker", ""), (2.0, "pharmacist", "")]
+    assert values("Trays are worn for an hour and a half each day.") == [(1.5, "hour", "day")]
+    # "a year" after a noun is a rate, not a duration of one year
+    assert values("Staff get 10 days of volunteering leave a year, within a week of asking.") \
+        == [(10.0, "day", ""), (1.0, "week", "")]
+    # a range shares its rate; a year is not the low end of a percentage range
+    assert values("Pro goes from £9 to £12 per editor per month.") \
+        == [(9.0, "gbp", "editor/month"), (12.0, "gbp", "editor/month")]
+    assert values("It improved from 72% in 2024 to 81% in 2025.") \
+        == [(72.0, "%", ""), (2024.0, "", ""), (81.0, "%", ""), (2025.0, "", "")]
+
+
+@pytest.mark.parametrize("claim, passage, written", [
+    ("The standing charge is being cut by 10%.", "The standing charge falls from 50p to 45p on 1 July.",
+     "The standing charge is being cut from 50p to 45p."),
+    ("Visits grew by 15% in 2025.", "Libraries welcomed 46,000 visitors in 2025, up from 40,000 in 2024.",
+     "Visits grew from 40,000 to 46,000 visitors in 2025."),
+    ("The armchair is 30% off in the sale.", "In the sale, the armchair is reduced from £500 to £350.",
+     "The armchair is reduced from £500 to £350 in the sale."),
+    ("The room rate dropped 15% in January.", "The room rate fell from £140 in December to £119 in January.",
+     "The room rate dropped from £140 to £119 in January."),
+    ("The Pro price is rising by a third.", "The Pro price goes from £9 to £12 per editor per month.",
+     "The Pro price is rising from £9 to £12 per editor per month."),
+    ("The rate is going down by half a percentage point.", "The rate falls from 4.00% to 3.50% AER.",
+     "The rate is going down from 4.00% to 3.50%."),
+    ("Band C totals £1,875.", "Band C is £1,520 for the council, £260 for the police and £95 for the fire service.",
+     "Band C totals £1,520 plus £260 plus £95."),
+    ("The two fees add up to £1,349.", "The arrangement fee is £999. A valuation fee of £350 is also payable.",
+     "The two fees add up to £999 plus £350."),
+    ("The workspace can have up to twenty-five admins.", "A workspace can have up to 25 admins.",
+     "The workspace can have up to 25 admins."),
+    ("The hotel has 64 bedrooms.", "The hotel has sixty-four bedrooms across four floors.",
+     "The hotel has sixty-four bedrooms."),
+])
+def test_operand_form_writes_changes_totals_and_word_numbers_as_the_passage_does(claim, passage, written):
+    result = run(claim, passage)
+    assert arithmetic.operand_form(claim, result) == written, result.detail
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Band C totals £1,780.",  # two of three listed parts: checked against the total of all three
+     "Band C is £1,520 for the council, £260 for the police and £95 for the fire service."),
+    ("The rate rose by 11 percentage points.", "The rate improved from 72% in 2024 to 81% in 2025."),
+    ("The Pro price is rising by a quarter.", "The Pro price goes from £9 to £12 per editor per month."),
+])
+def test_a_wrong_total_or_change_is_a_mismatch(claim, passage):
+    result = run(claim, passage)
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO", result.detail
+
+
+def test_a_conversion_is_not_stretched_by_rounding_and_sign_up_is_no_change():
+    # "an hour" is exactly one hour, and "1 hour" does not round 90 minutes
+    for claim in ("Trays are worn for an hour each day.", "Trays are worn for 1 hour a day."):
+        assert not run(claim, "Trays are worn for 90 minutes a day.").found.get("derived")
+    # "sign up" names no change: £54 is checked as the total of the fees, not as a difference
+    result = run("Joining costs £54 on the day you sign up.", "You pay a £20 joining fee and £34 on the day.")
+    assert result.found["derived"][0]["op"] == "total", result.detail
+    # "adds three years" is not a sum
+    assert not run("A certified installer adds three years to the warranty.",
+                   "The warranty is two years, extended to five years with a certified installer.").fired

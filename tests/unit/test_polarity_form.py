@@ -34,3 +34,21 @@ def test_verbs_directions_and_other_words_are_left_alone(text):
 def test_both_sides_of_a_paraphrase_meet_in_one_form():
     assert polarity_form("Registering is not mandatory.") == "Registering is not required."
     assert polarity_form("Registration is optional.") == "Registration is not required."
+
+
+@pytest.mark.parametrize("text, written", [
+    ("The briefing isn't optional.", "The briefing is required."),          # two negations cancel
+    ("Deposits are not non-refundable.", "Deposits are refundable."),
+    ("Not optional for staff.", "Required for staff."),
+    ("The rate is not variable during the term.", "The rate is fixed during the term."),
+    ("There is no branch without free Wi-Fi.", "Every branch has free Wi-Fi."),
+    ("There isn't a room at the hotel without a safe.", "Every room at the hotel has a safe."),
+    ("There are no rooms without a safe.", "All rooms have a safe."),
+])
+def test_double_negations_and_no_x_without_y_are_written_positively(text, written):
+    assert polarity_form(text) == written
+
+
+def test_no_x_without_y_needs_both_in_one_clause():
+    assert polarity_form("There is no fee, without exception.") == "There is no fee, without exception."
+    assert polarity_form("There is no fee.") == "There is no fee."
