@@ -238,7 +238,7 @@ def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int) -> list[
     flipped = {ENT: CON, CON: ENT}
     pools: dict[int, list[Pair]] = {ENT: [], CON: []}
     for pair in train:
-        if pair.label in flipped and not pair.source.startswith(("synthetic_", "counter_")):
+        if pair.label in flipped and not pair.from_recipe:
             pools[pair.label].append(pair)
     out = []
     for label, pool in pools.items():

@@ -30,6 +30,18 @@ class Pair:
     def to_json(self) -> dict:
         return asdict(self)
 
+    @property
+    def from_recipe(self) -> bool:
+        """Written by a recipe (synthetic.py's synthetic_*, counter_shortcuts.py's counter_*), not labelled data."""
+        return is_recipe(self.source)
+
+
+RECIPE_PREFIXES = ("synthetic_", "counter_")
+
+
+def is_recipe(source: str) -> bool:
+    return source.startswith(RECIPE_PREFIXES)
+
 
 def _jsonl(path: Path) -> Iterator[dict]:
     return (record for _, record in read_jsonl(path))

@@ -32,7 +32,7 @@ from pathlib import Path
 from groundwatch.config.extras import exit_unless
 from groundwatch.training.cues import CUES, cues
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
-from groundwatch.training.nli_data import Pair
+from groundwatch.training.nli_data import Pair, is_recipe
 
 MIN_SUPPORT = 300   # pairs with the cue in a row; at 300 the gap's standard error is under 0.03
 TOLERANCE = 0.10    # largest allowed |P(label | cue) - P(label)|
@@ -87,13 +87,6 @@ def build_mix(options: argparse.Namespace) -> Mix:
     pairs, val = train.training_mix(options)
     return Mix(pairs, [p for ps in val.values() for p in ps],
                {k: str(v) if isinstance(v, Path) else v for k, v in vars(options).items()})
-
-
-RECIPE_PREFIXES = ("synthetic_", "counter_")  # synthetic.py's recipes, counter_shortcuts.py's
-
-
-def is_recipe(source: str) -> bool:
-    return source.startswith(RECIPE_PREFIXES)
 
 
 def rows_of(pairs: list[Pair]) -> dict[str, list[Pair]]:
