@@ -72,7 +72,22 @@ def _span_text(sentence: str, tokens: tuple[Token, ...]) -> str:
     return sentence[tokens[0].start:tokens[-1].end] if tokens else ""
 
 
-def _marker_at(tokens: tuple[Token, ...], i: int) -> tuple[str, ...] | None:
+# "once" opens a condition ("Once approved, ...", "not refundable once they have been provisioned") except as an
+# adverb: after an auxiliary ("who was once named") or before what counts times ("once for a profile", "once a
+# week", "once again").
+_ONCE_ADVERB_AFTER = frozenset({"for", "again", "more", "or", "and", "a", "an", "every", "each", "per", "in"})
+_AUXILIARIES = frozenset({"was", "were", "is", "are", "be", "been", "had", "has", "have", "having"})
+
+
+def _adverbial_once(sentence: str, tokens: tuple[Token, ...], i: int) -> bool:
+    before = sentence[:tokens[i].start].split()  # the sentence, not the clause: "who was | once named"
+    follows = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
+    return bool(before) and before[-1].lower() in _AUXILIARIES or follows in _ONCE_ADVERB_AFTER or not follows
+
+
+def _marker_at(sentence: str, tokens: tuple[Token, ...], i: int) -> tuple[str, ...] | None:
+    if tokens[i].lemma == "once" and _adverbial_once(sentence, tokens, i):
+        return None
     for phrase in _MARKERS_BY_FIRST.get(tokens[i].lemma, ()):
         if i + len(phrase) <= len(tokens) and all(tokens[i + k].lemma == w for k, w in enumerate(phrase)):
             return phrase
@@ -136,7 +151,7 @@ def _conditions_in(sentence: str, clause: Clause, main_content: frozenset[str]) 
     out: list[Condition] = []
     i = 0
     while i < len(tokens):
-        phrase = _marker_at(tokens, i)
+        phrase = _marker_at(sentence, tokens, i)
         if phrase:
             rest = tokens[i:]
             keys = frozenset(t.lemma for t in rest[len(phrase):] if t.content) - main_content
@@ -241,7 +256,7 @@ def _relevant(clauses: tuple[Clause, ...], k: int) -> list[Clause]:
     j = k + 1
     while j < len(clauses):
         toks = [t for t in clauses[j].tokens if t.lemma not in _CONNECTORS]
-        starts_condition = bool(toks) and (_marker_at(tuple(toks), 0) is not None or
+        starts_condition = bool(toks) and (_marker_at("", tuple(toks), 0) is not None or
                                            (toks[0].lemma == "with" and
                                             any(t.lemma in _APPROVAL for t in toks[1:6])))
         if not (clauses[j].subordinate or starts_condition):
@@ -300,9 +315,18 @@ def conditions(sentence: str, claim: str, key_lemmas: frozenset[str] | None = No
     return found
 
 
+def _year(lemma: str) -> bool:
+    return len(lemma) == 4 and lemma.isdigit() and 1900 <= int(lemma) <= 2100
+
+
 def _key_content(claim: str) -> tuple[str, frozenset[str]] | None:
+    """What a condition could restrict: the claim's numbers (not its years: a year dates a fact, it grants
+    nothing), else what it grants. None for a bare answer ("1875.", "April 2, 2011."): it states no
+    predicate a condition could be dropped from."""
     a = analyse(claim)
-    numbers = frozenset(t.lemma for t in a.tokens if t.is_number)
+    if len({t.lemma for t in a.tokens if t.content and not t.is_number}) < 2:
+        return None
+    numbers = frozenset(t.lemma for t in a.tokens if t.is_number and not _year(t.lemma))
     if numbers:
         return "number", numbers
     granted = a.lemmas & ENTITLEMENT

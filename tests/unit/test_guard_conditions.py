@@ -142,3 +142,23 @@ def test_narrower_subjects_and_conditions_fire(claim, passage, kind):
 def test_kept_restrictions_and_plain_subjects_do_not_fire(claim, passage):
     result = run(claim, passage)
     assert not result.fired, result
+
+
+@pytest.mark.parametrize("claim, passage", [
+    # an adverb, not a condition: after an auxiliary, or counting times
+    ("He admitted two counts of fraud.", "The broker, who was once named best in the region, admitted two counts of fraud."),
+    ("It is the fourth time they have appeared on screen.",
+     "It is the fourth time they have appeared on screen, once for a profile and again for an interview."),
+    # a year dates a fact and grants nothing; a bare answer states no predicate to drop a condition from
+    ("The couple fell in love in 2002.", "If asked, Kris says the couple fell in love in 2002."),
+    ("1875.", "The Adelaide Steamship Company was formed by a group of businessmen in 1875."),
+    ("April 2, 2011.", "His only loss to date occurred on April 2, 2011 against the champion."),
+])
+def test_narrative_facts_and_adverbs_are_not_dropped_conditions(claim, passage):
+    assert not run(claim, passage).fired, run(claim, passage).detail
+
+
+def test_once_still_opens_a_condition_mid_sentence_and_at_the_start():
+    assert run("Members get 10 guest passes a year.",
+               "Members get 10 guest passes a year once they have completed probation.").fired
+    assert run("Members get 10 guest passes a year.", "Once approved, members get 10 guest passes a year.").fired
