@@ -313,6 +313,13 @@ def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, 
     return value, 0, j, 1.0, False
 
 
+def _power(tokens: tuple[Token, ...], j: int) -> str | None:
+    """The area or volume unit of "square metres", "sq km", "cubic metres" at token j, or None."""
+    if j + 1 >= len(tokens) or tokens[j].lemma not in ("square", "sq", "cubic"):
+        return None
+    return _POWERS.get((tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)))
+
+
 def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) -> tuple[str, str, int]:
     unit, rate = "", []
     if j < len(tokens) and (tokens[j].text == "%" or tokens[j].lemma in ("percent", "percentage")):
@@ -328,9 +335,8 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
                 tokens) and tokens[j + 1].lemma == "day":
             unit = "day" if tokens[j].text.lower() == "calendar" else "business day"
             j += 2
-        elif (j + 1 < len(tokens) and tokens[j].lemma in ("square", "sq", "cubic")
-              and (tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)) in _POWERS):
-            unit, j = _POWERS[tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)], j + 2
+        elif _power(tokens, j) is not None:  # "square metres", "cubic metres"
+            unit, j = _power(tokens, j), j + 2
         elif j < len(tokens) and tokens[j].lemma in PINT_UNITS:
             unit, j = tokens[j].lemma, j + 1
         elif j < len(tokens) and tokens[j].lemma in ("time", "x", "fold"):
