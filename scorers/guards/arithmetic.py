@@ -225,6 +225,12 @@ def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivat
     return out
 
 
+def _part_of_listing(d: Derivation, listings: list[Derivation]) -> bool:
+    """A sum of some of the parts one sentence lists is not their total ("totals £1,780" against "£1,520 for the
+    council, £260 for the police and £95 for the fire service")."""
+    return d.op == "sum" and any({id(q) for q in d.operands} < {id(q) for q in t.operands} for t in listings)
+
+
 # "up" and "down" name a change only as one: "went up", "is up 5%", "down from", "up by"; not "sign up", "up to",
 # "shut down".
 _CHANGE_PARTICLES = frozenset({"up", "down"})
@@ -232,20 +238,14 @@ _PARTICLE_CHANGE_BEFORE = frozenset({"be", "go", "come", "move", "put", "push", 
 _PARTICLE_CHANGE_AFTER = frozenset({"by", "from"})
 
 
-def _part_of_listing(d: Derivation, listings: list[Derivation]) -> bool:
-    """A sum of some of the parts one sentence lists is not their total ("totals £1,780" against "£1,520 for the
-    council, £260 for the police and £95 for the fire service")."""
-    return d.op == "sum" and any({id(q) for q in d.operands} < {id(q) for q in t.operands} for t in listings)
-
-
 def _cue_lemmas(claim: str) -> frozenset[str]:
     """The claim's lemmas that may name an operation; "up" and "down" only where they name a change."""
     tokens = analyse(claim).tokens
     out = set()
     for k, t in enumerate(tokens):
-        after = [x.lemma for x in tokens[k + 1:k + 3]]
+        following = [x.lemma for x in tokens[k + 1:k + 3]]
         # "comes to £100", "add up to £1,349", "£580 including the crown" name a total ("adds a year" does not)
-        if (t.lemma, after[:1]) == ("come", ["to"]) or (t.lemma, after) == ("add", ["up", "to"]) or (
+        if (t.lemma, following[:1]) == ("come", ["to"]) or (t.lemma, following) == ("add", ["up", "to"]) or (
                 t.text.lower() == "including"):
             out.add("total")
         if t.lemma in _CHANGE_PARTICLES:
@@ -281,14 +281,13 @@ def digit_runs(texts: Iterable[str]) -> set[str]:
     return {m.group().replace(",", "") for t in texts for m in _DIGITS.finditer(t)}
 
 
-def written_as(q: Quantity | str, runs: set[str]) -> bool:
-    """The quantity is written in digits the way the passages write it: "64 bedrooms" is not against
-    "sixty-four bedrooms", nor "1 hour 45 minutes" against "10:45", nor "twenty-five" against "25". The model
-    reads a number by its writing, so a value written otherwise is a target for the arithmetic guard, which
-    finds the passage's writing and puts it in the claim (operand_form)."""
-    text = q if isinstance(q, str) else q.text
-    found = [m.group().replace(",", "") for m in _DIGITS.finditer(text)]
-    return bool(found) and all(r in runs for r in found)
+def written_as(q: Quantity, runs: set[str]) -> bool:
+    """The quantity is written in digits the way the passages write it (`runs`: their digit_runs): "64
+    bedrooms" is not against "sixty-four bedrooms", nor "1 hour 45 minutes" against "10:45", nor "twenty-five"
+    against "25". The model reads a number by its writing, so a value written otherwise is a target for the
+    arithmetic guard, which finds the passage's writing and puts it in the claim (operand_form)."""
+    own = digit_runs([q.text])
+    return bool(own) and own <= runs
 
 
 def _premises(d: Derivation, claimed: list[Quantity]) -> list[float]:
@@ -309,7 +308,8 @@ def _change_wording(claimed: str, old: str, new: str, text: str) -> tuple[str, s
         if f"{claimed} {particle}" in text:
             return f"{claimed} {particle}", f"{said} {values}"
     before = text[:text.find(claimed)].split()
-    if before and analyse(before[-1]).tokens and analyse(before[-1]).tokens[0].lemma in CUE_CHANGE | _FALLING:
+    verb = analyse(before[-1]).tokens[:1] if before else ()
+    if verb and verb[0].lemma in CUE_CHANGE | _FALLING:  # "dropped 15%"
         return claimed, values
     return None
 

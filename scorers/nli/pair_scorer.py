@@ -79,7 +79,7 @@ class PairScorer:
     def _send(self, to_score: dict[tuple, tuple[Pair, list[Future]]], expires_at: float | None) -> None:
         """Queue the pairs; each is listed as in flight (unless an earlier-expiring copy already is)."""
         with self._lock:
-            listed = [key for key in to_score if key not in self._in_flight]
+            listed = {key for key in to_score if key not in self._in_flight}
             for key in listed:
                 self._in_flight[key] = (expires_at, to_score[key][1])
         try:
