@@ -29,7 +29,7 @@ from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.guards.lemmas import analyse
 from groundwatch.scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
 from groundwatch.scorers.guards.mismatch import verify
-from groundwatch.scorers.guards.quantities import PINT_UNITS, Quantity, convert, format_value, read
+from groundwatch.scorers.guards.quantities import PINT_UNITS, Quantity, convert, format_value, is_year, read
 from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.numbers import passage_quantities, present, quantities
 
@@ -61,10 +61,6 @@ class Derivation:
 
 def _num(v: float) -> str:
     return f"{v:,.6f}".rstrip("0").rstrip(".")
-
-
-def _is_year(q: Quantity) -> bool:
-    return not q.unit and not q.rate and q.decimals == 0 and 1900 <= q.value <= 2100 and q.value.is_integer()
 
 
 def _same_kind(a: Quantity, b: Quantity) -> bool:
@@ -214,7 +210,7 @@ def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivat
     sentence, each after the first a few words on, the last joined by "and" / "plus"."""
     out = []
     for s in sentences:
-        parts = [q for q in read(s.text) if _same_kind(q, target) and not q.span and not _is_year(q)]
+        parts = [q for q in read(s.text) if _same_kind(q, target) and not q.span and not is_year(q)]
         if len(parts) < 2:
             continue
         gaps = [s.text[a.end:b.start] for a, b in zip(parts, parts[1:])]
@@ -363,7 +359,7 @@ def _coverage(claim: str, target: Quantity, sentences: list[EvidenceSentence]) -
 
 def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float = 0.5,
           top: int = 3) -> GuardResult:
-    claimed = [q for q in read(claim) if not _is_year(q) and not q.span]
+    claimed = [q for q in read(claim) if not is_year(q) and not q.span]
     if not claimed:
         return GuardResult(NAME, False, detail="the claim states no number")
     everything = [q for s in sentences for q in read(s.text)]
@@ -378,7 +374,7 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
     derived, mismatched = [], []
     bases: set[int] = set()  # claim amounts a passage percentage is applied to: premises, not results
     for target in targets:
-        in_sentences = [(s, q) for s in ranked for q in read(s.text) if not _is_year(q)]
+        in_sentences = [(s, q) for s in ranked for q in read(s.text) if not is_year(q)]
         own = [q for q in claimed if q is not target]
         mine = {id(q) for q in own}
         operands = ([q for _, q in in_sentences] + own)[:MAX_OPERANDS]

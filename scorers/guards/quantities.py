@@ -229,7 +229,9 @@ def _proportion(tokens: tuple[Token, ...], i: int) -> tuple[float, str, int] | N
         j += 1
     elif tokens[j].text.lower() in ("two", "three"):
         count, j = 2 if tokens[j].text.lower() == "two" else 3, j + 1
-    if j >= len(tokens) or _fraction_word(tokens[j]) not in _PROPORTIONS or (j == i and tokens[j].text.lower() != "half"):
+    if j >= len(tokens) or _fraction_word(tokens[j]) not in _PROPORTIONS:
+        return None
+    if j == i and tokens[j].text.lower() != "half":  # "by half"; "by third" is no proportion
         return None
     value, j = count * _PROPORTIONS[_fraction_word(tokens[j])], j + 1
     after = [t.lemma for t in tokens[j:j + 4]]
@@ -244,6 +246,9 @@ def _proportion(tokens: tuple[Token, ...], i: int) -> tuple[float, str, int] | N
     return value, "%", j
 
 
+_A_NUMBER = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6, "billion": 1e9, "pair": 2.0}
+
+
 def _dozen(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
     """"a dozen", "half a dozen", "two dozen", "a thousand", "a pair of": 12, 6, 24, 1000, 2."""
     words = [t.text.lower() for t in tokens[i:i + 3]]
@@ -255,10 +260,13 @@ def _dozen(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, b
     return None
 
 
-_A_NUMBER = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6, "billion": 1e9, "pair": 2.0}
-
 
 _PENCE = re.compile(r"^(\d+(?:\.\d+)?)p$")  # "50p", "24.5p": pence, read as pounds
+
+
+def _decimals(digits: str) -> int:
+    """Digits after the point as written: "24.5" -> 1."""
+    return len(digits.split(".")[1]) if "." in digits else 0
 
 
 def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, bool] | None:
@@ -270,8 +278,7 @@ def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, 
         return fraction[0], _FRACTION_DECIMALS, fraction[1], 1.0, False
     pence = _PENCE.match(tok.text)
     if pence:
-        digits = pence.group(1)
-        return float(digits) / 100, (len(digits.split(".")[1]) if "." in digits else 0) + 2, i + 1, 1.0, False
+        return float(pence.group(1)) / 100, _decimals(pence.group(1)) + 2, i + 1, 1.0, False
     if (text in _ONE and i + 1 < len(tokens) and tokens[i + 1].lemma in _ONE_UNITS
             and (not i or tokens[i - 1].lemma in _ONE_AFTER)):
         return 1.0, _FRACTION_DECIMALS, i + 1, 1.0, False  # "an hour" is exactly one, not 0.5 to 1.5
@@ -282,7 +289,7 @@ def _number(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, 
     if _NUM.match(text) or glued:
         digits = glued.group(1) if glued else text
         value = float(digits.replace(",", ""))
-        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        decimals = _decimals(digits)
         scale, ratio, j = 1.0, False, i + 1
         if glued:
             suffix = glued.group(2).lower()
@@ -390,9 +397,9 @@ def read(text: str) -> tuple[Quantity, ...]:
         k = i - 1
         if k >= 0 and tokens[k].text.lower() in _CURRENCY:
             currency = _CURRENCY[tokens[k].text.lower()]
-        first = k + (0 if currency else 1)
-        if _PENCE.match(tokens[i].text):
-            currency, first = "gbp", i  # a currency sign before the number starts the quantity
+        first = k + (0 if currency else 1)  # a currency sign before the number starts the quantity
+        if _PENCE.match(tokens[i].text):  # "50p": the number is the currency
+            currency, first = "gbp", i
         unit, rate, end = ("", "", j) if ratio else _unit_and_rate(tokens, j, bool(currency))
         if unit in PINT_UNITS and not rate and _and_a_half(tokens, end):  # "a year and a half (a day)"
             value, decimals = value + 0.5, max(decimals, 1)
@@ -453,8 +460,9 @@ def _durations(found: list[Quantity], text: str) -> list[Quantity]:
     return out
 
 
-def _year(q: Quantity) -> bool:
-    return not q.unit and q.decimals == 0 and 1900 <= q.value <= 2100 and q.value.is_integer()
+def is_year(q: Quantity) -> bool:
+    """A bare four-digit number that reads as a year ("in 2024"): it dates a fact, it is no amount."""
+    return not q.unit and not q.rate and q.decimals == 0 and 1900 <= q.value <= 2100 and q.value.is_integer()
 
 
 def _ranges(found: list[Quantity], text: str) -> list[Quantity]:
@@ -463,7 +471,7 @@ def _ranges(found: list[Quantity], text: str) -> list[Quantity]:
     out = list(found)
     for n in range(len(out) - 2, -1, -1):
         a, b = out[n], out[n + 1]
-        if text[a.end:b.start].strip().lower() not in _RANGE_GAPS or a.rate or (_year(a) and not _year(b)):
+        if text[a.end:b.start].strip().lower() not in _RANGE_GAPS or a.rate or (is_year(a) and not is_year(b)):
             continue
         if not a.unit or a.unit == b.unit:
             out[n] = Quantity(a.value, b.unit, b.rate, a.text, a.start, a.end, a.decimals, a.scale, a.hedged,
