@@ -34,7 +34,7 @@ from pathlib import Path
 
 from groundwatch.training.cues import NEGATIONS, tokens
 from groundwatch.training.labels import LABEL2ID
-from groundwatch.training.nli_data import Pair
+from groundwatch.training.nli_data import Pair, is_recipe
 from groundwatch.training.synthetic import sentences
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
@@ -238,7 +238,7 @@ def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int) -> list[
     flipped = {ENT: CON, CON: ENT}
     pools: dict[int, list[Pair]] = {ENT: [], CON: []}
     for pair in train:
-        if pair.label in flipped and not pair.from_recipe:
+        if pair.label in flipped and not is_recipe(pair.source):
             pools[pair.label].append(pair)
     out = []
     for label, pool in pools.items():

@@ -30,16 +30,12 @@ class Pair:
     def to_json(self) -> dict:
         return asdict(self)
 
-    @property
-    def from_recipe(self) -> bool:
-        """Written by a recipe (synthetic.py's synthetic_*, counter_shortcuts.py's counter_*), not labelled data."""
-        return is_recipe(self.source)
 
-
-RECIPE_PREFIXES = ("synthetic_", "counter_")
+RECIPE_PREFIXES = ("synthetic_", "counter_")  # synthetic.py's recipes, counter_shortcuts.py's
 
 
 def is_recipe(source: str) -> bool:
+    """A source written by a recipe, not labelled data."""
     return source.startswith(RECIPE_PREFIXES)
 
 
