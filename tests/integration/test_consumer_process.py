@@ -46,6 +46,24 @@ def _events(log_path: Path) -> list[str]:
     return events
 
 
+def _wait(process: subprocess.Popen, log_path: Path, condition, timeout_s: float, what: str) -> None:
+    """wait_until that stops as soon as the process exits and shows the end of its log either way."""
+    def alive_and_done() -> bool:
+        if process.poll() is not None:
+            return True
+        return condition()
+
+    try:
+        wait_until(alive_and_done, timeout_s, what)
+        if process.poll() is None:
+            return
+        state = f"exited with code {process.returncode}"
+    except AssertionError:
+        state = f"was still running after {timeout_s}s"
+    tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-40:])
+    raise AssertionError(f"waiting for {what}, the process {state}; the end of its log:\n{tail}")
+
+
 def _progress(bootstrap: str, names: Names, at_least: int) -> bool:
     return committed(bootstrap, names)[0] >= at_least
 
@@ -56,10 +74,12 @@ def test_killed_consumer_resumes_from_the_committed_offset_without_loss(
     create_topics(kafka_bootstrap, names)
     settings = settings_for(kafka_bootstrap, opensearch_url, names, tiny_onnx, batch_size=BATCH)
     sent = produce_responses(kafka_bootstrap, names, 0, N)
+    log_path = tmp_path / "consume.log"
 
-    process = _start(settings, tmp_path / "consume.log")
+    process = _start(settings, log_path)
     try:
-        wait_until(lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90, "the process to commit batches")
+        _wait(process, log_path, lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90,
+              "the process to commit batches")
         process.send_signal(signal.SIGKILL)  # a crash: no drain, no commit
         assert process.wait(10) == -signal.SIGKILL
     finally:
@@ -94,7 +114,8 @@ def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, open
 
     process = _start(settings, log_path)
     try:
-        wait_until(lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90, "the process to commit batches")
+        _wait(process, log_path, lambda: _progress(kafka_bootstrap, names, 3 * BATCH), 90,
+              "the process to commit batches")
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0, log_path.read_text()[-3000:]
     finally:
@@ -121,11 +142,12 @@ def test_sigterm_with_the_store_down_exits_within_the_shutdown_deadline_and_comm
     log_path = tmp_path / "consume.log"
     process = _start(settings, log_path)
     try:
-        wait_until(lambda: "consumer_started" in _events(log_path), 90, "the process to start")
+        _wait(process, log_path, lambda: "consumer_started" in _events(log_path), 90, "the process to start")
         osmem_server.stop()
         try:
             produce_responses(kafka_bootstrap, names, 0, BATCH)
-            wait_until(lambda: _events(log_path).count("sink_failed") >= 2, 60, "retries against the stopped store")
+            _wait(process, log_path, lambda: _events(log_path).count("sink_failed") >= 2, 60,
+                  "retries against the stopped store")
             process.send_signal(signal.SIGTERM)
             # The whole shutdown (retries, close) fits in shutdown_timeout_s; the hard exit is 2 s later.
             code = process.wait(4 + 2 + 8)
