@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from groundwatch.scorers.identity import document_id
 
-from infra.server import free_port
 from tests.integration.consumer_support import (
     Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
     settings_env, settings_for, wait_until,
@@ -29,8 +28,9 @@ SECRET = "not-for-logs-7f3a"  # an OpenSearch password (unused without a usernam
 
 
 def _start(settings, log_path: Path) -> subprocess.Popen:
+    # Port 0: the server binds a free port itself (a port picked here could be taken before the child binds it).
     env = {**os.environ, **settings_env(settings), "GROUNDWATCH_METRICS__HOST": "127.0.0.1",
-           "GROUNDWATCH_METRICS__PORT": str(free_port()), "GROUNDWATCH_OPENSEARCH__PASSWORD": SECRET}
+           "GROUNDWATCH_METRICS__PORT": "0", "GROUNDWATCH_OPENSEARCH__PASSWORD": SECRET}
     log = open(log_path, "wb")
     return subprocess.Popen([sys.executable, "-m", "groundwatch.cli", "consume"], env=env, stdout=log,
                             stderr=subprocess.STDOUT)

@@ -93,7 +93,7 @@ def _env(names: Names, kafka: KafkaSettings, opensearch: OpenSearchSettings, mod
     env = {k: v for k, v in os.environ.items() if not k.startswith("GROUNDWATCH_")}
     env.update({
         "GROUNDWATCH_LOG_FORMAT": "json", "GROUNDWATCH_LOG_LEVEL": "debug",
-        "GROUNDWATCH_METRICS__HOST": "127.0.0.1", "GROUNDWATCH_METRICS__PORT": str(free_port()),
+        "GROUNDWATCH_METRICS__HOST": "127.0.0.1", "GROUNDWATCH_METRICS__PORT": "0",  # any free port: none is scraped here
         "GROUNDWATCH_KAFKA__BOOTSTRAP_SERVERS": kafka.bootstrap_servers,
         "GROUNDWATCH_KAFKA__SECURITY_PROTOCOL": kafka.security_protocol,
         "GROUNDWATCH_KAFKA__SASL_MECHANISM": kafka.sasl_mechanism,
