@@ -41,6 +41,7 @@ _FALLING = frozenset({"fall", "drop", "decrease", "decline", "reduce", "shrink",
 _PERCENT_CHANGE = frozenset({"by", "off", "discount", "bigger", "larger", "smaller", "longer", "shorter"})
 _RISING = frozenset({"bigger", "larger", "longer", "higher"})
 # Measured units and money: a bare number is not the same quantity as one of these ("40,000" is not £40,000).
+_MONEY = frozenset({"usd", "eur", "gbp"})
 _MEASURED = frozenset({"usd", "eur", "gbp", "%", "pp", "clock"})
 
 
@@ -153,7 +154,8 @@ def _named_ops(target: Quantity, claim_lemmas: frozenset[str]) -> list[str]:
     if target.ratio or (claim_lemmas & CUE_RATIO and target.unit not in ("%", "pp")):
         ops.append("ratio")
     if target.unit not in ("%", "pp") and not target.ratio:
-        if claim_lemmas & CUE_SUM:
+        # a price of one thing "with" another ("a thermostat with fitting costs £160") is their sum
+        if claim_lemmas & CUE_SUM or target.unit in _MONEY and "with" in claim_lemmas:
             ops.append("sum")
         if claim_lemmas & (CUE_DIFFERENCE | CUE_CHANGE):
             ops.append("difference")
@@ -199,9 +201,12 @@ _PART_JOINS = frozenset({"and", "plus", "+"})
 
 
 def _joined(gap: str, last: bool) -> bool:
-    """A few words between two listed parts, joined by "and" / "plus" (or a comma before the last part)."""
+    """Two listed parts: joined by "and" / "plus" within a clause ("a £20 joining fee and your first month's
+    fee of £34"), or by a comma and a few words before the last part."""
     words = [t for t in analyse(gap).tokens if not t.is_punct]
-    return len(words) <= 4 and (any(t.lemma in _PART_JOINS for t in words) or not last and "," in gap)
+    if any(t.lemma in _PART_JOINS for t in words):
+        return len(words) <= 10
+    return not last and "," in gap and len(words) <= 4
 
 
 def _totals(target: Quantity, sentences: list[EvidenceSentence]) -> list[Derivation]:

@@ -346,6 +346,9 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
             unit, j = _power(tokens, j), j + 2
         elif j < len(tokens) and tokens[j].lemma in PINT_UNITS:
             unit, j = tokens[j].lemma, j + 1
+        elif (j + 1 < len(tokens) and tokens[j + 1].lemma in PINT_UNITS and tokens[j].content
+              and tokens[j].text.lower() not in _NOT_UNITS and not tokens[j].is_number):
+            unit, j = tokens[j + 1].lemma, j + 2  # one word naming the kind: "3 wellbeing days", "2 free months"
         elif j < len(tokens) and tokens[j].lemma in ("time", "x", "fold"):
             unit, j = "x", j + 1
         elif (not currency and j < len(tokens) and tokens[j].content and tokens[j].text.lower() not in _NOT_UNITS

@@ -267,3 +267,19 @@ def test_a_conversion_is_not_stretched_by_rounding_and_sign_up_is_no_change():
     # "adds three years" is not a sum
     assert not run("A certified installer adds three years to the warranty.",
                    "The warranty is two years, extended to five years with a certified installer.").fired
+
+
+def test_a_total_of_parts_joined_within_a_clause_and_a_price_with_an_extra():
+    deposit = "You pay a £200 deposit when you book and the remaining balance of £1,000 six weeks before the start."
+    assert run("The course costs £1,200.", deposit).found["derived"][0]["op"] == "total"
+    bike = "The Trailhead bike costs £300. A matching helmet is £45."
+    assert run("A Trailhead bike with a helmet costs £345.", bike).found["derived"][0]["op"] == "sum"
+    wrong = run("A Trailhead bike with a helmet costs £350.", bike)
+    assert wrong.fired and wrong.verdict == "NOT_ENOUGH_INFO", wrong.detail
+    # without a price, "with" names no sum: 3 + 2 rooms are not "5 rooms"
+    assert not run("The flat with a garden has 5 rooms.", "The flat has 3 rooms. The garden has 2 sheds.").found
+
+
+def test_one_word_naming_the_kind_stands_between_a_count_and_its_unit():
+    assert [(q.value, q.unit) for q in read("25 days of leave plus 3 wellbeing days")] == [(25, "day"), (3, "day")]
+    assert [(q.value, q.unit) for q in read("2 free months and 8 bank holidays")] == [(2, "month"), (8, "bank")]
