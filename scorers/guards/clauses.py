@@ -31,7 +31,7 @@ class Clause:
     subordinate: bool                 # opens with "if", "unless", "because", ...
     negators: tuple[int, ...]         # positions (in tokens) of negators that count
     embedded: bool                    # a negator inside a relative clause: the predicate's polarity is unclear
-    choices: tuple[int, ...] = ()     # positions of words offered with their opposite ("enable or disable")
+    neutral: tuple[int, ...] = ()     # positions of opposite words that negate nothing (`neutral_words`)
 
     @property
     def start(self) -> int:
@@ -138,6 +138,31 @@ def choices(tokens: tuple[Token, ...]) -> set[int]:
     return out
 
 
+# Words of ending, and the prepositions that give an ending its time.
+_ENDING_WORDS = (frozenset(k for k, v in ANTONYMS.items() if v == "open") | CESSATION_INTRANSITIVE
+                 | NEGATIVE_IMPLICATIVES | frozenset(p[0] for p in CESSATION_PHRASES))
+_TIME_OF_ENDING = frozenset({"at", "after", "by", "from", "between", "until"})
+
+
+def timed_endings(tokens: tuple[Token, ...]) -> set[int]:
+    """Positions of endings given their time ("closes at 19:00", "links stop working after three days", "will
+    turn off the supply from 09:15"): they say when something ends, on a schedule, not that it is over, so
+    "closes at 19:00" agrees with "open until 7pm". A past ending ("the branch closed in 2024") denies."""
+    out = set()
+    for i, tok in enumerate(tokens):
+        if tok.lemma not in _ENDING_WORDS or tok.text.lower().endswith(("ed", "wn")):
+            continue
+        if any(t.lemma in _TIME_OF_ENDING and any(u.is_number for u in tokens[k + 1:k + 3])
+               for k, t in enumerate(tokens[i + 1:], start=i + 1)):
+            out.add(i)
+    return out
+
+
+def neutral_words(tokens: tuple[Token, ...]) -> set[int]:
+    """Opposite words that negate nothing: offered with their opposite, or an ending given its time."""
+    return choices(tokens) | timed_endings(tokens)
+
+
 _AUXILIARIES = frozenset({"be", "been", "have", "ever"})
 
 
@@ -193,7 +218,7 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
     embedded = False
     skip_until = -1
     neither = any(t.lemma == "neither" for t in tokens)
-    offered = choices(tokens)
+    offered = neutral_words(tokens)
     for i, tok in enumerate(tokens):
         if i < skip_until or i in offered:
             continue
@@ -268,5 +293,5 @@ def clauses_of(text: str) -> tuple[Clause, ...]:
         negators, embedded = negator_positions(part)
         first = next((t for t in part if not t.is_punct), part[0])
         subordinate = first.lemma in SUBORDINATORS and first.lemma not in _RELATIVE | {"that"}
-        out.append(Clause(part, subordinate, tuple(negators), embedded, tuple(sorted(choices(part)))))
+        out.append(Clause(part, subordinate, tuple(negators), embedded, tuple(sorted(neutral_words(part)))))
     return tuple(out)

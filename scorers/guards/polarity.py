@@ -14,7 +14,8 @@ It fires only when the two clauses are about the same thing:
 - both use the same scope words ("after", "within", "only", "more than", ...),
   since "not available after 30 days" agrees with "available within 30 days";
 - neither negation sits in a relative or subordinate clause.
-- a word offered with its opposite ("enable or disable", "allow or deny") negates nothing.
+- a word offered with its opposite ("enable or disable", "allow or deny") negates nothing, nor does an
+  ending given its time ("closes at 19:00" agrees with "open until 7pm").
 When the evidence sentence covers at least `weak` of the claim's content lemmas, the guard fires and caps
 the verdict at NOT_ENOUGH_INFO: a polarity difference is a reason for doubt, never a contradiction on its
 own (scorers/decide.py). `contradicts` serves the conflict finders (scorers/conflicts.py,
@@ -66,7 +67,7 @@ def _flips(clause: Clause, other: Clause) -> list[int]:
     other_negative = {ANTONYMS[lemma] for lemma in other_lemmas if lemma in ANTONYMS}  # "forbid" ~ "prohibit"
     segment = _segments(clause)
     for i, tok in enumerate(clause.tokens):
-        if i in clause.negators or i in clause.choices:  # counted already, or offered with its opposite
+        if i in clause.negators or i in clause.neutral:  # counted already, or negating nothing
             continue
         if tok.lemma in ANTONYMS:
             target = ANTONYMS[tok.lemma]

@@ -171,3 +171,17 @@ def test_contradicts_is_symmetric_for_passage_pairs():
     a, b = "Visitors must sign in at the front desk.", "Visitors do not need to sign in at the front desk."
     assert polarity.contradicts(a, b) and polarity.contradicts(b, a)
     assert polarity.contradicts(a, "Visitors sign in at the front desk with their badge.") is None
+
+
+@pytest.mark.parametrize("claim, evidence, fires", [
+    # an ending given its time says when, on a schedule: it agrees with the hours of the positive state
+    ("The Dock Street pool closes at 21:00 on weekdays.", "The Dock Street pool is open from 06:30 to 21:00 on weekdays.",
+     False),
+    ("Guest wifi passes stop working after 48 hours.", "Guest wifi passes are valid for 48 hours.", False),
+    ("The ticket office shuts at 6 pm.", "The ticket office is open until 18:00.", False),
+    # an ending that happened, or a closed state, still denies the positive one
+    ("The Dock Street pool closed in 2023.", "The Dock Street pool is open from 06:30 to 21:00 on weekdays.", True),
+    ("The ticket office is closed on Sundays.", "The ticket office is open on Sundays from 10:00 to 16:00.", True),
+])
+def test_an_ending_given_its_time_negates_nothing(claim, evidence, fires):
+    assert run(claim, evidence).fired is fires
