@@ -1,8 +1,8 @@
 """Numbers and dates in text, normalised so formatting differences still match.
 
 1,000 = 1000, thirty = 30, 5% = 5 percent, 2026-01-05 = 5 January 2026 =
-January 5, 2026. Dates normalise to ('date', y, m, d) (or ('month', y, m));
-numbers to ('num', value) with percentages as ('pct', value).
+January 5, 2026. Dates normalise to ('date', y, m, d) (or ('month', y, m), and ('day', m, d) for
+"12 March" without a year); numbers to ('num', value) with percentages as ('pct', value).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ _ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE},?\s+(\d{{4}})\b", re.I)
 _MDY = re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _MY = re.compile(rf"\b{_MONTH_RE}\s+(\d{{4}})\b", re.I)
+_DM = re.compile(rf"(?<![\w.,:])(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}(?!\w)", re.I)
+_MD = re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,:]?\d)", re.I)
 _NUMERIC = re.compile(r"(?<![\w.])[-+]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|percent\b|per cent\b))?"
                       r"(\s?(?:million|billion|thousand|k)\b)?", re.I)
 _WORD_NUMBER = re.compile(
@@ -62,6 +64,14 @@ def _dates(text: str) -> tuple[list[tuple], str]:
     for m in _MY.finditer("".join(chars)):
         found.append(_date(m.group(2), MONTHS[m.group(1).lower().rstrip(".")], None))
         blank(m)
+    # Without a year: "12 March", "March 12th" ("18 may apply" is no date: the month May is capitalised).
+    for pattern, day, month in ((_DM, 1, 2), (_MD, 2, 1)):
+        for m in pattern.finditer("".join(chars)):
+            name = m.group(month)
+            if name.lower().rstrip(".") == "may" and name != "May" or not 1 <= int(m.group(day)) <= 31:
+                continue
+            found.append(("day", MONTHS[name.lower().rstrip(".")], int(m.group(day))))
+            blank(m)
     return found, "".join(chars)
 
 
@@ -108,6 +118,9 @@ def passage_quantities(texts: list[str]) -> set[tuple]:
                 out.add(("month", q[1], q[2]))
                 if q[0] == "date":
                     out.add(("num", float(q[3])))
+                    out.add(("day", q[2], q[3]))
+            if q[0] == "day":
+                out.add(("num", float(q[2])))
     return out
 
 
@@ -127,5 +140,7 @@ def describe(q: tuple) -> str:
         return f"{q[1]:04d}-{q[2]:02d}-{q[3]:02d}"
     if q[0] == "month":
         return f"{q[1]:04d}-{q[2]:02d}"
+    if q[0] == "day":
+        return f"--{q[1]:02d}-{q[2]:02d}"  # ISO 8601 without the year
     value = int(q[1]) if float(q[1]).is_integer() else q[1]
     return f"{value}%" if q[0] == "pct" else str(value)

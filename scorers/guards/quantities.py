@@ -339,8 +339,9 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
         if j + 1 < len(tokens) and tokens[j].text == "-" and tokens[j + 1].content:  # "14-day"
             j += 1
         if j < len(tokens) and tokens[j].text.lower() in ("business", "working", "calendar") and j + 1 < len(
-                tokens) and tokens[j + 1].lemma == "day":
-            unit = "day" if tokens[j].text.lower() == "calendar" else "business day"
+                tokens) and tokens[j + 1].lemma in ("day", "week"):
+            kind = tokens[j + 1].lemma
+            unit = kind if tokens[j].text.lower() == "calendar" else f"business {kind}"
             j += 2
         elif _power(tokens, j) is not None:  # "square metres", "cubic metres"
             unit, j = _power(tokens, j), j + 2
@@ -449,17 +450,36 @@ _RANGE_GAPS = frozenset({"to", "-", "–", "or", "and"})
 _TIME_RANGE_GAPS = frozenset({"to", "-", "–", "until", "till", "and"})
 
 
+def _event_gap(before: str, gap: str) -> bool:
+    """Between the start and the end of one event: "leaves at 07:05 and lands in Faro at 10:50", "opens at 9 am
+    and closes at 5 pm" (not "at 9 am on weekdays and 10 am on Saturdays"), "from 23:00 UTC on 12 March to
+    01:30"."""
+    words = gap.lower().split()
+    if len(words) > 6:
+        return False
+    if words and words[-1] in ("to", "until", "till") and before.lower().split()[-1:] == ["from"]:
+        return True
+    return "and" in words and words[-1] == "at"
+
+
 def _durations(found: list[Quantity], text: str) -> list[Quantity]:
-    """"2:00 pm to 3:30 pm", "between 9 am and 5 pm": the time range's duration, in hours, after its end."""
+    """"2:00 pm to 3:30 pm", "between 9 am and 5 pm", "leaves at 07:05 and lands at 10:50": the time range's
+    duration, in hours, after its end."""
     out = []
     for n, q in enumerate(found):
         out.append(q)
         nxt = found[n + 1] if n + 1 < len(found) else None
-        if (q.unit == "clock" and nxt is not None and nxt.unit == "clock"
-                and text[q.end:nxt.start].strip().lower() in _TIME_RANGE_GAPS):
-            hours = (nxt.value - q.value) % 24
-            out.append(Quantity(hours, "hour", "", text[q.start:nxt.end], q.start, nxt.end, _CLOCK_DECIMALS,
-                                span=True))
+        if q.unit != "clock" or nxt is None or nxt.unit != "clock":
+            continue
+        gap = text[q.end:nxt.start]
+        if gap.strip().lower() in _TIME_RANGE_GAPS:
+            written = text[q.start:nxt.end]
+        elif _event_gap(text[:q.start], gap):
+            written = f"from {q.text} to {nxt.text}"  # as a range, so the operand form reads as one
+        else:
+            continue
+        out.append(Quantity((nxt.value - q.value) % 24, "hour", "", written, q.start, nxt.end, _CLOCK_DECIMALS,
+                            span=True))
     return out
 
 
@@ -506,11 +526,17 @@ _NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day
                          ("sq_m", "ha"), ("ha", "sq_km"), ("ha", "acre"), ("sq_m", "sq_ft"), ("sq_m", "sq_km")})
 
 
+# A working week is five working days (not seven days: the two are not converted into each other).
+_WORKING = {("business week", "business day"): 5.0, ("business day", "business week"): 0.2}
+
+
 @byte_cached(1 * MB)
 def factor(source: str, target: str) -> float | None:
     """How many `target` units one `source` unit is (week -> day: 7), or None if not a conversion one writes."""
     if source == target:
         return 1.0
+    if (source, target) in _WORKING:
+        return _WORKING[source, target]
     if source not in PINT_UNITS or target not in PINT_UNITS:
         return None
     pair = (_SHORT.get(source, source), _SHORT.get(target, target))

@@ -16,6 +16,8 @@ P = [Passage(id="p1", text="Refunds are available within thirty days of purchase
     "The policy took effect on 2026-01-05.",            # ISO = 5 January 2026
     "The policy took effect on January 5, 2026.",
     "The policy has applied since 2026.",               # a year inside a date
+    "The policy took effect on January 5th.",           # a date without its year
+    "The policy took effect on the 5th.",               # a day of the month
 ])
 def test_numbers_present_in_another_format_pass(claim):
     check = number_check(claim, passage_quantities([p.text for p in P]))
@@ -26,6 +28,7 @@ def test_numbers_present_in_another_format_pass(claim):
     ("Refunds are available within 60 days.", "60"),
     ("The policy took effect on 2026-02-05.", "2026-02-05"),
     ("Late fees are 7%.", "7%"),
+    ("The policy took effect on 5 February.", "--02-05"),   # the day is there, in another month
 ])
 def test_absent_numbers_fail_and_are_named(claim, missing):
     check = number_check(claim, passage_quantities([p.text for p in P]))
@@ -39,6 +42,10 @@ def test_claims_without_numbers_have_no_number_check():
 def test_quantities_normalise_formats():
     assert quantities("twenty-five people") == [("num", 25.0)]
     assert quantities("2.5 million") == [("num", 2_500_000.0)]
+    assert quantities("from 12 March to April 3rd") == [("day", 3, 12), ("day", 4, 3)]
+    # "may" the verb is no month, nor is a decimal before a month name
+    assert quantities("Applicants aged 18 may apply.") == [("num", 18.0)]
+    assert quantities("Version 2.5 of March") == [("num", 2.5)]
 
 
 def test_quotes_must_be_verbatim_modulo_whitespace_and_quote_style():

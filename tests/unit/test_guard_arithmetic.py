@@ -283,3 +283,21 @@ def test_a_total_of_parts_joined_within_a_clause_and_a_price_with_an_extra():
 def test_one_word_naming_the_kind_stands_between_a_count_and_its_unit():
     assert [(q.value, q.unit) for q in read("25 days of leave plus 3 wellbeing days")] == [(25, "day"), (3, "day")]
     assert [(q.value, q.unit) for q in read("2 free months and 8 bank holidays")] == [(2, "month"), (8, "bank")]
+
+
+def test_a_working_week_is_five_working_days_not_seven_days():
+    assert [(q.value, q.unit) for q in read("two working weeks or 3 calendar weeks")] == [
+        (2, "business week"), (3, "week")]
+    placement = "The placement lasts ten working days in June."
+    assert run("The placement lasts two working weeks.", placement).found["derived"][0]["op"] == "conversion"
+    assert not run("The placement lasts 14 days.", placement).found.get("derived")
+
+
+def test_a_date_is_no_quantity_and_an_event_gives_its_duration():
+    assert read("on 12 March") == ()
+    maintenance = "Maintenance runs from 23:00 UTC on 12 March to 01:30 UTC on 13 March."
+    assert run("Maintenance lasts two and a half hours.", maintenance).found["derived"][0]["op"] == "conversion"
+    flight = "The flight leaves Leeds at 07:05 and lands in Nice at 10:50."
+    assert run("The flight takes 3 hours 45 minutes.", flight).found["derived"][0]["op"] == "conversion"
+    # two times of day that are not one event's start and end give no duration
+    assert not run("The shop is open for one hour.", "The shop opens at 9 am on weekdays and 10 am on Saturdays.").found
