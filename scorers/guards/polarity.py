@@ -71,9 +71,10 @@ def _flips(clause: Clause, other: Clause) -> list[int]:
             continue
         if tok.lemma in ANTONYMS:
             target = ANTONYMS[tok.lemma]
-            # "files deleted by mistake are kept": the positive word in the same conjunct is the predicate
+            # "files deleted by mistake are kept": the positive word in the same conjunct is the predicate (a
+            # word of a name is not: "the Fixed Bond is not variable")
             own = any(_family(t.lemma) == target and t.lemma not in ANTONYMS and segment[k] == segment[i]
-                      for k, t in enumerate(clause.tokens))
+                      and not t.capitalised for k, t in enumerate(clause.tokens))
             if target in other_canon and target not in other_negative and not own:
                 out.append(i)
     return out

@@ -185,3 +185,9 @@ def test_contradicts_is_symmetric_for_passage_pairs():
 ])
 def test_an_ending_given_its_time_negates_nothing(claim, evidence, fires):
     assert run(claim, evidence).fired is fires
+
+
+def test_a_word_of_a_name_is_not_the_predicate_its_antonym_flips():
+    bond = "The rate on the Harlow Fixed Bond is fixed for the whole two-year term."
+    assert not run("The rate on the Harlow Fixed Bond is not variable during the term.", bond).fired
+    assert run("The rate on the Harlow Fixed Bond is variable during the term.", bond).fired
