@@ -67,10 +67,10 @@ def _dates(text: str) -> tuple[list[tuple], str]:
     # Without a year: "12 March", "March 12th" ("18 may apply" is no date: the month May is capitalised).
     for pattern, day, month in ((_DM, 1, 2), (_MD, 2, 1)):
         for m in pattern.finditer("".join(chars)):
-            name = m.group(month)
-            if name.lower().rstrip(".") == "may" and name != "May" or not 1 <= int(m.group(day)) <= 31:
+            name, key = m.group(month), m.group(month).lower().rstrip(".")
+            if key == "may" and name != "May" or not 1 <= int(m.group(day)) <= 31:
                 continue
-            found.append(("day", MONTHS[name.lower().rstrip(".")], int(m.group(day))))
+            found.append(("day", MONTHS[key], int(m.group(day))))
             blank(m)
     return found, "".join(chars)
 

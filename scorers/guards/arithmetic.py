@@ -42,7 +42,7 @@ _PERCENT_CHANGE = frozenset({"by", "off", "discount", "bigger", "larger", "small
 _RISING = frozenset({"bigger", "larger", "longer", "higher"})
 # Measured units and money: a bare number is not the same quantity as one of these ("40,000" is not £40,000).
 _MONEY = frozenset({"usd", "eur", "gbp"})
-_MEASURED = frozenset({"usd", "eur", "gbp", "%", "pp", "clock"})
+_MEASURED = _MONEY | {"%", "pp", "clock"}
 
 
 @dataclass(frozen=True)

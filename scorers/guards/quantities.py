@@ -260,7 +260,6 @@ def _dozen(tokens: tuple[Token, ...], i: int) -> tuple[float, int, int, float, b
     return None
 
 
-
 _PENCE = re.compile(r"^(\d+(?:\.\d+)?)p$")  # "50p", "24.5p": pence, read as pounds
 
 
@@ -327,6 +326,11 @@ def _power(tokens: tuple[Token, ...], j: int) -> str | None:
     return _POWERS.get((tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)))
 
 
+def _unit_word(token: Token) -> bool:
+    """A word that may name what a number counts ("3 tablets"), not a particle or another number."""
+    return token.content and token.text.lower() not in _NOT_UNITS and not token.is_number
+
+
 def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) -> tuple[str, str, int]:
     unit, rate = "", []
     if j < len(tokens) and (tokens[j].text == "%" or tokens[j].lemma in ("percent", "percentage")):
@@ -347,13 +351,11 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
             unit, j = _power(tokens, j), j + 2
         elif j < len(tokens) and tokens[j].lemma in PINT_UNITS:
             unit, j = tokens[j].lemma, j + 1
-        elif (j + 1 < len(tokens) and tokens[j + 1].lemma in PINT_UNITS and tokens[j].content
-              and tokens[j].text.lower() not in _NOT_UNITS and not tokens[j].is_number):
+        elif j + 1 < len(tokens) and tokens[j + 1].lemma in PINT_UNITS and _unit_word(tokens[j]):
             unit, j = tokens[j + 1].lemma, j + 2  # one word naming the kind: "3 wellbeing days", "2 free months"
         elif j < len(tokens) and tokens[j].lemma in ("time", "x", "fold"):
             unit, j = "x", j + 1
-        elif (not currency and j < len(tokens) and tokens[j].content and tokens[j].text.lower() not in _NOT_UNITS
-              and not tokens[j].is_number):
+        elif not currency and j < len(tokens) and _unit_word(tokens[j]):
             unit, j = tokens[j].lemma, j + 1
     # "$17 more per user per month": a comparative between the amount and its rate
     if j + 1 < len(tokens) and tokens[j].text.lower() in _COMPARATIVES and tokens[j + 1].text.lower() in _RATE_WORDS:
