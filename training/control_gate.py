@@ -4,7 +4,8 @@ Each control answer against its passage, whole, as one pair, in the form the sco
 (`--as-written` reads them as written): how many supported rewordings the model's most likely label
 calls entailment or contradiction, and how many minimal pairs it calls entailment, beside the shipped
 model. A run worth exporting moves the first count up and the other two down; the pipeline's verdicts
-(docs/controls.md) are measured only for such a run.
+(docs/controls.md) are measured only for such a run. Beside them, `verbatim`: each sentence of a control
+passage as the claim against its own passage, which any NLI model must call entailment.
 
     python -m groundwatch.training.control_gate build/nli-counter-run3 --output build/run3-gate.json
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
 from groundwatch.scorers.polarity_form import polarity_form
+from groundwatch.scorers.sentences import sentence_spans
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 
 CONTROLS = Path(__file__).resolve().parents[1] / "examples" / "controls"
@@ -35,15 +37,25 @@ def control_pairs(as_written: bool = False) -> list[tuple[str, str, bool]]:
     return out
 
 
-def gate(model_dir: Path, backend: str, pairs: list[tuple[str, str, bool]]) -> dict:
-    scores = load_backend(model_dir, backend, providers="cpu").predict([(p, h) for p, h, _ in pairs])
+def verbatim_pairs(as_written: bool = False) -> list[tuple[str, str]]:
+    """(passage, one of its sentences) for every sentence of every distinct control passage."""
+    passages = dict.fromkeys(p["text"] for record in map(json.loads, (CONTROLS / "responses.jsonl").open())
+                             for p in record["passages"])
+    form = (lambda text: text) if as_written else polarity_form
+    return [(form(text), form(text[a:b])) for text in passages for a, b in sentence_spans(text)]
+
+
+def gate(model_dir: Path, backend: str, pairs: list[tuple[str, str, bool]], verbatim: list[tuple[str, str]]) -> dict:
+    scores = load_backend(model_dir, backend, providers="cpu").predict(
+        [(p, h) for p, h, _ in pairs] + verbatim)
     counts = {"rewordings": 0, "rewordings_entailment": 0, "rewordings_contradiction": 0,
-              "pairs": 0, "pairs_entailment": 0}
-    for (_, _, supported), s in zip(pairs, scores):
+              "pairs": 0, "pairs_entailment": 0,
+              "verbatim": 0, "verbatim_entailment": 0, "verbatim_contradiction": 0}
+    kinds = ["rewordings" if supported else "pairs" for _, _, supported in pairs] + ["verbatim"] * len(verbatim)
+    for kind, s in zip(kinds, scores):
         top = max(("entailment", "neutral", "contradiction"), key=lambda label: getattr(s, label))
-        kind = "rewordings" if supported else "pairs"
         counts[kind] += 1
-        if top == "entailment" or supported and top == "contradiction":
+        if top == "entailment" or kind != "pairs" and top == "contradiction":
             counts[f"{kind}_{top}"] += 1
     return counts
 
@@ -54,11 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--as-written", action="store_true", help="read the pairs as written, not in the scorer's form")
     p.add_argument("--output", type=Path, default=None)
     args = p.parse_args(argv)
-    pairs = control_pairs(args.as_written)
+    pairs, verbatim = control_pairs(args.as_written), verbatim_pairs(args.as_written)
     checkpoint = materialise(args.checkpoint) if (args.checkpoint / WEIGHTS).exists() else args.checkpoint
     result = {"form": "as written" if args.as_written else "polarity form",
-              "checkpoint": {"path": str(args.checkpoint), **gate(checkpoint, "torch", pairs)},
-              "shipped": {"path": str(DEFAULT_MODEL_DIR), **gate(DEFAULT_MODEL_DIR, "onnx", pairs)}}
+              "checkpoint": {"path": str(args.checkpoint), **gate(checkpoint, "torch", pairs, verbatim)},
+              "shipped": {"path": str(DEFAULT_MODEL_DIR), **gate(DEFAULT_MODEL_DIR, "onnx", pairs, verbatim)}}
     text = json.dumps(result, indent=2)
     print(text)
     if args.output:

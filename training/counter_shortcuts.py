@@ -19,6 +19,10 @@ negation or with a differently written number (entailment), next to minimal pair
   claim says nothing about the label (the negation recipe of synthetic.py only ever maps it to contradiction).
 - computed values (templates over subjects taken from the mix): parts and their total, a change between two
   values and its percentage, a time range and its duration, 12-hour and 24-hour clock times.
+- copies (`copy_pairs`, opt-in): a sentence of the premise, word for word, is entailed. The negation and
+  number recipes draw their contradictions from the premise's own sentences with one edit, so without
+  copies "the claim is almost a sentence of the premise" itself reads as contradiction: the model gave
+  a verbatim sentence with a negation or a number contradiction or neutral about one time in five.
 
 The antonyms come from WordNet 3.0 (training/lexicon/antonyms.tsv, its licence beside it); the unit pairs
 are the table below. Neither may share a pair with the hand-written controls (examples/controls/): a test
@@ -64,6 +68,38 @@ _NOUN_AND = re.compile(r"^(The |Their |Its |His |Her )?([A-Za-z][a-z]+) and ([a-
 _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|by|with|than|when|if|because)\b)")
 # A participle ("closed", "born", "expected") only where its phrase ends: "is closed." not "was born in".
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
+
+
+def copy_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
+    """`n` premise sentences as their own claims (entailment), from labelled premises of `train`; one per
+    premise, one with a negation or a number where the premise has one, so those cues appear under
+    entailment next to the recipes' one-edit contradictions of the same sentences. A one-sentence premise
+    is set among one to three others, as a retrieved chunk would hold it. A seed of its own: the other
+    recipes keep their pairs."""
+    rng = random.Random(seed + 101)
+    premises = list(dict.fromkeys(p.premise for p in train
+                                  if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
+    rng.shuffle(premises)
+    fillers = [p for p in premises if len(p.split()) <= 40]
+    out = []
+    for premise in premises:
+        if len(out) >= n:
+            break
+        candidates = sentences(premise)
+        if not candidates:
+            continue
+        cued = [s for s in candidates if _cued(s)]
+        claim = rng.choice(cued or candidates)
+        if len(candidates) == 1 and fillers:
+            parts = [premise] + rng.sample(fillers, min(len(fillers), rng.randint(1, 3)))
+            rng.shuffle(parts)
+            premise = " ".join(parts)
+        out.append(Pair(premise, claim, ENT, "counter_copy"))
+    return out
+
+
+def _cued(sentence: str) -> bool:
+    return any(ch.isdigit() for ch in sentence) or bool(set(tokens(sentence)) & NEGATIONS)
 
 
 def load_antonyms(path: Path = LEXICON) -> dict[str, set[str]]:

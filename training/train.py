@@ -57,6 +57,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "(scorers/models/nli-minilm-torch)")
     p.add_argument("--counter-shortcuts", type=int, default=0, metavar="N",
                    help="about N pairs per counter-shortcut recipe (training/counter_shortcuts.py), added after --limit")
+    p.add_argument("--copies", type=int, default=0, metavar="N",
+                   help="N premise sentences as their own claims, entailed (counter_shortcuts.copy_pairs)")
     p.add_argument("--autocast", choices=("auto", "bf16", "off"), default="auto",
                    help="CPU autocast: auto = bf16 where the CPU has native bf16 (AVX-512 BF16 or AMX), else fp32")
     p.add_argument("--save-every", type=float, default=20.0, metavar="MINUTES",
@@ -123,6 +125,9 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         train = train[:args.limit]
     if args.counter_shortcuts:
         train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
+    if args.copies:
+        train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies)
+        val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300)
     if args.polarity_form:
         train = in_polarity_form(train)
         val = {source: in_polarity_form(pairs) for source, pairs in val.items()}

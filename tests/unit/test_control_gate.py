@@ -1,6 +1,6 @@
 """The cheap gate for a retraining run: the control set pair by pair, in the form the scorer gives the model."""
 
-from groundwatch.training.control_gate import control_pairs, gate
+from groundwatch.training.control_gate import control_pairs, gate, verbatim_pairs
 
 
 def test_control_pairs_are_every_control_answer_in_the_scorers_form():
@@ -12,7 +12,14 @@ def test_control_pairs_are_every_control_answer_in_the_scorers_form():
 
 def test_gate_counts_the_models_most_likely_labels(tiny_onnx):
     pairs = control_pairs()[:20]
-    counts = gate(tiny_onnx, "onnx", pairs)
-    assert counts["rewordings"] + counts["pairs"] == 20
+    verbatim = verbatim_pairs()[:5]
+    counts = gate(tiny_onnx, "onnx", pairs, verbatim)
+    assert counts["rewordings"] + counts["pairs"] == 20 and counts["verbatim"] == 5
     assert counts["rewordings_entailment"] + counts["rewordings_contradiction"] <= counts["rewordings"]
     assert counts["pairs_entailment"] <= counts["pairs"]
+
+
+def test_verbatim_pairs_are_each_passage_sentence_against_its_passage():
+    pairs = verbatim_pairs(as_written=True)
+    assert len(pairs) > 293 and all(sentence in passage for passage, sentence in pairs)
+    assert len({passage for passage, _ in pairs}) < len(pairs)  # several sentences per passage

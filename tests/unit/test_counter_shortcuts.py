@@ -129,3 +129,18 @@ def test_a_negated_claim_flips_the_label_half_each_way():
     assert got == {("It is not true that the shop opens at 9.", CON), ("It is not true that the shop opens at 10.", ENT)}
     assert cs.negated_claim("Paris is the capital.") == "It is not true that Paris is the capital."
     assert cs.negated_claim("Is it open? Yes.") is None
+
+
+def test_copies_are_sentences_of_their_premise_and_prefer_a_negation_or_a_number():
+    train = [Pair("The shop opens at 9. It is not open on Sundays. Staff wear green aprons.", "x", NEU, "rte"),
+             Pair("A river runs through the old town of Aldmere.", "x", ENT, "rte"),
+             Pair("Ferries leave the harbour every hour in summer.", "x", ENT, "rte"),
+             Pair("Recipe premises are never copied from here at all.", "x", CON, "synthetic_negation")]
+    pairs = cs.copy_pairs(train, seed=3, n=10)
+    assert len(pairs) == 3 and {p.label for p in pairs} == {ENT} and {p.source for p in pairs} == {"counter_copy"}
+    for pair in pairs:
+        assert pair.hypothesis in pair.premise and "Recipe" not in pair.premise
+    shop = next(p for p in pairs if "shop" in p.premise)
+    assert shop.hypothesis in ("The shop opens at 9.", "It is not open on Sundays.")
+    alone = next(p for p in pairs if p.hypothesis.startswith("A river"))
+    assert alone.premise != alone.hypothesis  # a one-sentence premise is set among others, as in a chunk
