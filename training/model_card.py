@@ -81,6 +81,8 @@ RECIPES = {
     "counter_conjunction": "'X and Y are' → 'both X and Y are' (entailment), 'only X is' (contradiction)",
     "counter_computed": "templates: parts and their total, a change and its percentage, a time range and its "
                         "duration, 12- and 24-hour clock times → entailment, each beside a wrong value → contradiction",
+    "counter_copy": "a sentence of a labelled premise, word for word, → entailment (one with a negation or a number "
+                    "where the premise has one; a one-sentence premise set among 1–3 others)",
 }
 COUNTER_LEXICON = ("The antonym pairs of the counter-shortcut recipes are WordNet 3.0's adjective antonyms "
                    "(Princeton University, the BSD-style WordNet 3.0 licence, kept in `training/lexicon/WORDNET_LICENSE`), "
@@ -90,6 +92,12 @@ COUNTER_LEXICON = ("The antonym pairs of the counter-shortcut recipes are WordNe
 
 def _stages(hp: dict) -> str:
     """What the training stages were, the last one's command following."""
+    if hp.get("copies"):
+        return ("four stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; stage 2: from "
+                "the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived sets; stage 3: from "
+                "stage 2's compact copy, adds counter-shortcut pairs so a negation, an antonym or a rewritten number "
+                "appears under every label, on pairs in the scorer's polarity form; stage 4, below: from stage 3's "
+                "compact copy, adds premise sentences copied word for word as entailment). Stage 4:")
     if hp.get("counter_shortcuts"):
         return ("three stages, exact commands in `training/README.md` (stage 1: epoch 1 of the full mix; stage 2: from "
                 "the stage-1 checkpoint, adds 10,000 unrelated→neutral pairs and caps SNLI-derived sets; stage 3, below: "

@@ -203,7 +203,8 @@ def build(train: list[Pair], seed: int, per_recipe: int = 5000, unrelated: int =
     take(drop_condition, NEU, "synthetic_condition", sentence_sources(), per_recipe // 2)
     take(swap_entities, NOT_ENTAILMENT, "synthetic_swap", sentence_sources(), per_recipe // 2)
     # Meant to add verbatim sentences as entailment, but take() drops unchanged sentences, so it
-    # yields nothing; kept because it advances the seeded generator the shipped model was trained with.
+    # yields nothing; kept because it advances the seeded generator earlier runs were trained with.
+    # Copies come from counter_shortcuts.copy_pairs (train.py --copies).
     take(lambda s, r: s, ENT, "synthetic_copy", sentence_sources(), per_recipe // 2)
     for _ in range(per_recipe // 8):
         out.extend(policy_pair(rng))
