@@ -22,7 +22,9 @@ negation or with a differently written number (entailment), next to minimal pair
 - copies (`copy_pairs`, opt-in): a sentence of the premise, word for word, is entailed. The negation and
   number recipes draw their contradictions from the premise's own sentences with one edit, so without
   copies "the claim is almost a sentence of the premise" itself reads as contradiction: the model gave
-  a verbatim sentence with a negation or a number contradiction or neutral about one time in five.
+  a verbatim sentence holding a number contradiction or neutral about one time in six. Beside each copy,
+  optionally, the same sentence with one detail taken from another premise ("... in 1998", "... at the
+  Royal Infirmary") is not entailed, so a near copy is not entailment either.
 
 The antonyms come from WordNet 3.0 (training/lexicon/antonyms.tsv, its licence beside it); the unit pairs
 are the table below. Neither may share a pair with the hand-written controls (examples/controls/): a test
@@ -37,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from groundwatch.training.cues import NEGATIONS, tokens
-from groundwatch.training.labels import LABEL2ID
+from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, is_recipe
 from groundwatch.training.synthetic import sentences
 
@@ -70,24 +72,27 @@ _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
 
 
-def copy_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
+def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False) -> list[Pair]:
     """`n` premise sentences as their own claims (entailment), from labelled premises of `train`; one per
     premise, one with a negation or a number where the premise has one, so those cues appear under
     entailment next to the recipes' one-edit contradictions of the same sentences. A one-sentence premise
-    is set among one to three others, as a retrieved chunk would hold it. A seed of its own: the other
-    recipes keep their pairs."""
+    is set among one to three others, as a retrieved chunk would hold it. With `details`, each copy also
+    comes with one detail added (`added_detail`) as not-entailment. A seed of its own: the other recipes
+    keep their pairs."""
     rng = random.Random(seed + 101)
     premises = list(dict.fromkeys(p.premise for p in train
                                   if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
     rng.shuffle(premises)
     fillers = [p for p in premises if len(p.split()) <= 40]
-    out = []
+    phrases = [m.group(0) for p in fillers[:20000] for m in _DETAIL.finditer(p)]
+    out, copies = [], 0
     for premise in premises:
-        if len(out) >= n:
+        if copies >= n:
             break
         candidates = sentences(premise)
         if not candidates:
             continue
+        copies += 1
         cued = [s for s in candidates if _cued(s)]
         claim = rng.choice(cued or candidates)
         if len(candidates) == 1 and fillers:
@@ -95,7 +100,25 @@ def copy_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
             rng.shuffle(parts)
             premise = " ".join(parts)
         out.append(Pair(premise, claim, ENT, "counter_copy"))
+        detailed = added_detail(claim, premise, rng.choice(phrases)) if details and phrases else None
+        if detailed:
+            out.append(Pair(premise, detailed, NOT_ENTAILMENT, "counter_copy"))
     return out
+
+
+# A place, date or organisation phrase: "in 1998", "at the Royal Infirmary", "for Universal Pictures".
+_DETAIL = re.compile(r"\b(?:in|at|during|for|from|with|by|near|since) (?:the )?"
+                     r"(?:1[5-9]\d\d|20\d\d|(?!(?:You|It|They|He|She|We|This|That|These|Those)\b)"
+                     r"[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})\b")
+
+
+def added_detail(sentence: str, premise: str, phrase: str) -> str | None:
+    """`sentence` with `phrase` added before its final stop, or None when the premise already holds any
+    word of the phrase's name (then the detail may be given)."""
+    name = {w.lower() for w in phrase.split()[1:] if w.lower() != "the"}
+    if name & {w.lower() for w in re.findall(r"\w+", premise)} or not sentence.rstrip().endswith("."):
+        return None
+    return sentence.rstrip()[:-1].rstrip() + " " + phrase + "."
 
 
 def _cued(sentence: str) -> bool:

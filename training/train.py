@@ -59,6 +59,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="about N pairs per counter-shortcut recipe (training/counter_shortcuts.py), added after --limit")
     p.add_argument("--copies", type=int, default=0, metavar="N",
                    help="N premise sentences as their own claims, entailed (counter_shortcuts.copy_pairs)")
+    p.add_argument("--copy-details", action="store_true",
+                   help="beside each copy, the copy with one detail from another premise added, not entailed")
     p.add_argument("--autocast", choices=("auto", "bf16", "off"), default="auto",
                    help="CPU autocast: auto = bf16 where the CPU has native bf16 (AVX-512 BF16 or AMX), else fp32")
     p.add_argument("--save-every", type=float, default=20.0, metavar="MINUTES",
@@ -126,8 +128,9 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
     if args.counter_shortcuts:
         train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
     if args.copies:
-        train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies)
-        val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300)
+        train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies, args.copy_details)
+        val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300,
+                                                          args.copy_details)
     if args.polarity_form:
         train = in_polarity_form(train)
         val = {source: in_polarity_form(pairs) for source, pairs in val.items()}

@@ -144,3 +144,20 @@ def test_copies_are_sentences_of_their_premise_and_prefer_a_negation_or_a_number
     assert shop.hypothesis in ("The shop opens at 9.", "It is not open on Sundays.")
     alone = next(p for p in pairs if p.hypothesis.startswith("A river"))
     assert alone.premise != alone.hypothesis  # a one-sentence premise is set among others, as in a chunk
+
+
+def test_a_copy_with_an_added_detail_is_not_entailed_and_the_detail_is_new_to_the_premise():
+    from groundwatch.training.labels import NOT_ENTAILMENT
+    premise = "The museum reopened in 2019 after a long refit. Entry is free for children under 12."
+    assert cs.added_detail("Entry is free for children under 12.", premise, "in Glasgow") == \
+        "Entry is free for children under 12 in Glasgow."
+    assert cs.added_detail("Entry is free for children under 12.", premise, "in 2019") is None  # already given
+    train = [Pair(premise, "x", ENT, "rte"),
+             Pair("Trains to Leeds leave from platform 4. The line opened at Kingsway Station.", "x", ENT, "rte")]
+    pairs = cs.copy_pairs(train, seed=5, n=2, details=True)
+    copies = [p for p in pairs if p.label == ENT]
+    assert len(copies) == 2 and all(p.hypothesis in p.premise for p in copies)
+    for p in pairs:
+        if p.label == NOT_ENTAILMENT:
+            assert p.hypothesis not in p.premise and p.hypothesis.rstrip(".").split(" ", 1)[0] in p.premise
+    assert cs.copy_pairs(train, seed=5, n=2) == copies  # without details, the copies of the same seed
