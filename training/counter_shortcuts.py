@@ -84,7 +84,7 @@ def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False) -> l
                                   if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
     rng.shuffle(premises)
     fillers = [p for p in premises if len(p.split()) <= 40]
-    phrases = [m.group(0) for p in fillers[:20000] for m in _DETAIL.finditer(p)]
+    phrases = [m.group(0) for p in fillers[:20000] for m in _DETAIL.finditer(p)] if details else []
     out, copies = [], 0
     for premise in premises:
         if copies >= n:
@@ -100,7 +100,7 @@ def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False) -> l
             rng.shuffle(parts)
             premise = " ".join(parts)
         out.append(Pair(premise, claim, ENT, "counter_copy"))
-        detailed = added_detail(claim, premise, rng.choice(phrases)) if details and phrases else None
+        detailed = added_detail(claim, premise, rng.choice(phrases)) if phrases else None
         if detailed:
             out.append(Pair(premise, detailed, NOT_ENTAILMENT, "counter_copy"))
     return out
@@ -116,9 +116,10 @@ def added_detail(sentence: str, premise: str, phrase: str) -> str | None:
     """`sentence` with `phrase` added before its final stop, or None when the premise already holds any
     word of the phrase's name (then the detail may be given)."""
     name = {w.lower() for w in phrase.split()[1:] if w.lower() != "the"}
-    if name & {w.lower() for w in re.findall(r"\w+", premise)} or not sentence.rstrip().endswith("."):
+    sentence = sentence.rstrip()
+    if name & {w.lower() for w in re.findall(r"\w+", premise)} or not sentence.endswith("."):
         return None
-    return sentence.rstrip()[:-1].rstrip() + " " + phrase + "."
+    return sentence[:-1].rstrip() + " " + phrase + "."
 
 
 def _cued(sentence: str) -> bool:

@@ -82,7 +82,8 @@ RECIPES = {
     "counter_computed": "templates: parts and their total, a change and its percentage, a time range and its "
                         "duration, 12- and 24-hour clock times → entailment, each beside a wrong value → contradiction",
     "counter_copy": "a sentence of a labelled premise, word for word, → entailment (one with a negation or a number "
-                    "where the premise has one; a one-sentence premise set among 1–3 others)",
+                    "where the premise has one; a one-sentence premise set among 1–3 others); with --copy-details, "
+                    "the copy with one detail from another premise added → not-entailment",
 }
 COUNTER_LEXICON = ("The antonym pairs of the counter-shortcut recipes are WordNet 3.0's adjective antonyms "
                    "(Princeton University, the BSD-style WordNet 3.0 licence, kept in `training/lexicon/WORDNET_LICENSE`), "
