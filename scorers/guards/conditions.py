@@ -111,7 +111,8 @@ def _group_modifiers(tokens: tuple[Token, ...], head: int) -> list[Token]:
             break  # "Meals during business trips": "during" ends the group's modifiers
         mods.insert(0, tok)
         i -= 1
-    if head + 2 < len(tokens) and tokens[head + 1].lemma in RESTRICTING_PREPOSITIONS:
+    counted = head > 0 and tokens[head - 1].is_number  # "from 150 students to 180": a count, not a group
+    if head + 2 < len(tokens) and tokens[head + 1].lemma in RESTRICTING_PREPOSITIONS and not counted:
         nxt = tokens[head + 2]
         if nxt.capitalised or nxt.is_number or (nxt.lemma == "the" and head + 3 < len(tokens)
                                                   and tokens[head + 3].capitalised):

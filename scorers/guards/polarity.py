@@ -15,7 +15,10 @@ It fires only when the two clauses are about the same thing:
   since "not available after 30 days" agrees with "available within 30 days";
 - neither negation sits in a relative or subordinate clause.
 - a word offered with its opposite ("enable or disable", "allow or deny") negates nothing, nor does an
-  ending given its time ("closes at 19:00" agrees with "open until 7pm").
+  ending given its time ("closes at 19:00" agrees with "open until 7pm");
+- a claim that says "not" or "never" of a word the evidence sentence does not use shares its subject with
+  that sentence, not its predicate: "Eating is not permitted in the Reading Room" says nothing against "The
+  Reading Room is a silent study space", and the model decides.
 When the evidence sentence covers at least `weak` of the claim's content lemmas, the guard fires and caps
 the verdict at NOT_ENOUGH_INFO: a polarity difference is a reason for doubt, never a contradiction on its
 own (scorers/decide.py). `contradicts` serves the conflict finders (scorers/conflicts.py,
@@ -252,6 +255,10 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
         return GuardResult(NAME, False, sentence=sentence, detail="no comparable clause")
     if not cmp.mismatch:
         return GuardResult(NAME, False, sentence=sentence, detail="same polarity")
+    unstated = _unstated_heads(cmp)
+    if unstated:
+        return GuardResult(NAME, False, sentence=sentence,
+                           detail=f"the claim negates what the evidence does not state ({', '.join(sorted(unstated))})")
     coverage = sentence.coverage
     if coverage < weak:
         return GuardResult(NAME, False, sentence=sentence,
@@ -262,6 +269,45 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
               f"shared: {', '.join(sorted(cmp.shared))}; coverage {coverage:.2f}")
     return GuardResult(NAME, True, NOT_ENOUGH_INFO, FLAG, detail, sentence,
                        found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
+
+
+# Adverbs between "not" and the predicate it negates: "is not always open", "has not yet started".
+_BEFORE_PREDICATE = frozenset({"to", "always", "yet", "just", "even", "ever", "also",
+                               "necessarily", "only", "still", "get", "go"})
+
+
+def _negated_head(clause: Clause, i: int) -> str | None:
+    """The word "not" or "never" at position i negates: the first content word after it that is not a
+    helper, an adverb or a name ("Eating is not permitted in the Reading Room" -> "permit")."""
+    tokens = clause.tokens
+    for k in range(i + 1, len(tokens)):
+        t = tokens[k]
+        helper = t.lemma in _VERBAL or t.lemma in _BEFORE_PREDICATE or t.text.lower().endswith("ly") or (
+            k + 1 < len(tokens) and tokens[k + 1].lemma == "to")  # "need to", "have to", "allowed to"
+        if t.content and not helper and not t.capitalised:
+            return t.lemma
+    return None
+
+
+def _unstated_heads(cmp: Comparison) -> set[str]:
+    """What the claim says "not"/"never" of, when the compared sentence does not use it (nor its opposite,
+    nor its prefixed form): then the two share a subject, not the negated predicate. Empty when the claim is
+    the positive side, or negates by "no", "without", a verb of ending or an antonym."""
+    if not cmp.claim.negative:
+        return set()
+    claim, other = cmp.claim_clause, cmp.evidence_clause
+    positions = negations(claim, other)
+    if not positions or any(claim.tokens[i].lemma not in _PLAIN_NEGATORS or i not in claim.negators
+                            for i in positions):
+        return set()
+    families = {_family(lemma) for lemma in other.lemmas} | other.lemmas
+    heads = {_negated_head(claim, i) for i in positions}
+    if any(h is None or _family(h) in families or unprefixed(h, other.lemmas) for h in heads):
+        return set()
+    return {_family(h) for h in heads}
+
+
+_PLAIN_NEGATORS = frozenset({"not", "never"})
 
 
 def polar(sentence: str) -> bool:

@@ -162,3 +162,10 @@ def test_once_still_opens_a_condition_mid_sentence_and_at_the_start():
     assert run("Members get 10 guest passes a year.",
                "Members get 10 guest passes a year once they have completed probation.").fired
     assert run("Members get 10 guest passes a year.", "Once approved, members get 10 guest passes a year.").fired
+
+
+def test_a_counted_group_is_not_a_restricted_one():
+    """"from 150 students to 180" counts the students; "students in Germany" would restrict them."""
+    passage = "Larkfield's sixth form has grown from 150 students to 180 this year."
+    assert not run("Larkfield's sixth form is a fifth bigger this year.", passage).fired
+    assert run("Employees can apply for a sabbatical of up to 6 months.", GERMANY).fired

@@ -191,3 +191,29 @@ def test_a_word_of_a_name_is_not_the_predicate_its_antonym_flips():
     bond = "The rate on the Harlow Fixed Bond is fixed for the whole two-year term."
     assert not run("The rate on the Harlow Fixed Bond is not variable during the term.", bond).fired
     assert run("The rate on the Harlow Fixed Bond is variable during the term.", bond).fired
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("Eating is not permitted in the Reading Room at the library.",
+     "The Reading Room on the first floor of the library is a silent study space with 60 desks."),
+    ("A founder member is not moved off the founder rate while the membership stays active.",
+     "Founder members retain the founder rate for as long as their membership stays active."),
+    ("Drivers never skip the photo when they leave a parcel in a safe place.",
+     "Drivers always take a photo when they leave a parcel in a safe place."),
+])
+def test_a_claim_negating_a_word_the_evidence_does_not_use_leaves_it_to_the_model(claim, evidence):
+    """The two share a subject, not the predicate the claim negates: no polarity difference to read."""
+    result = run(claim, evidence)
+    assert not result.fired and "does not state" in result.detail, result
+
+
+@pytest.mark.parametrize("claim, evidence", [
+    ("Eating is not permitted in the Reading Room.", "Eating is permitted in the Reading Room."),
+    ("The gym does not open on Sundays.", "The gym opens on Sundays from 9 am."),
+    ("Visitors do not need to sign in at the front desk.", "Visitors must sign in at the front desk."),
+    ("Members are not able to freeze their membership.", "Members can freeze their membership for 3 months."),
+    ("Refunds are never available for add-ons.", "Refunds are available for add-ons bought online."),
+])
+def test_a_claim_negating_the_word_the_evidence_states_still_fires(claim, evidence):
+    result = run(claim, evidence)
+    assert result.fired and result.verdict == "NOT_ENOUGH_INFO", result
