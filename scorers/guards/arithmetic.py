@@ -9,7 +9,9 @@ claim's own other numbers):
 - percentage change: $200M -> $230M is +15% (also a change in percentage points),
   when the claim says so ("rose", "fell", "increase", "more", "by"; "up to" is a bound, not a change);
 - sum, difference, ratio: when the claim names one ("in total", "more than",
-  "twice", "3x").
+  "twice", "3x");
+- an end time: a start time plus a duration ("start at 10:00 and last five hours" -> end at 15:00), tried
+  when the claim says when something ends ("end", "finish", "until"); it finds, it never convicts.
 A derived number within the claim's rounding (half a unit of its last digit;
 5% after "about") counts as found. A claim number that an operation the claim
 names should give, but does not, is an arithmetic mismatch; the guard fires with
@@ -43,6 +45,9 @@ _RISING = frozenset({"bigger", "larger", "longer", "higher"})
 # Measured units and money: a bare number is not the same quantity as one of these ("40,000" is not £40,000).
 _MONEY = frozenset({"usd", "eur", "gbp"})
 _MEASURED = _MONEY | {"%", "pp", "clock"}
+# A claim time that says when something ends: a start time plus a duration may give it.
+_ENDING = frozenset({"end", "finish", "until", "over", "close", "done"})
+_HOURS = Quantity(0.0, "hour", "", "", 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,12 @@ def _binary(op: str, target: Quantity, a: Quantity, b: Quantity, falling: bool |
             return None
         value = a.value - b.value
         return Derivation(op, (a, b), value, f"{a.text} - {b.text} = {format_value(value, target.unit, target.rate)}")
+    if op == "end_time":
+        hours = convert(b, _HOURS)
+        if a.unit != "clock" or b.unit == "clock" or b.span or hours is None or hours[0] != hours[1]:
+            return None
+        value = (a.value + hours[0]) % 24
+        return Derivation(op, (a, b), value, f"{a.text} + {b.text} = {format_value(value, 'clock')}")
     if op == "ratio":
         if not _comparable(a, b) or not b.value or a.value < b.value:
             return None
@@ -179,6 +190,9 @@ def derivations(target: Quantity, operands: list[Quantity], claim_lemmas: frozen
         d = _percent_of(target, pct, base)
         if d:
             free.append(d)
+    if target.unit == "clock" and claim_lemmas & _ENDING:  # found when it checks out, never a mismatch
+        free += [d for start, length in permutations(operands, 2)
+                 if (d := _binary("end_time", target, start, length, None))]
     named: list[Derivation] = []
     falling = True if claim_lemmas & _FALLING else (False if claim_lemmas & (CUE_CHANGE | _RISING) else None)
     for op in _named_ops(target, claim_lemmas):
@@ -324,7 +338,7 @@ def _operand_wording(d: dict, text: str) -> tuple[str, str] | None:
         return claimed, f"{ops[0]} of {ops[1]}"
     if d["op"] in ("percent_change", "point_change") and claimed in text:
         return _change_wording(claimed, ops[0], ops[1], text)
-    if d["op"] in ("total", "sum"):  # "costs £54" -> "costs £20 plus £34"
+    if d["op"] in ("total", "sum", "end_time"):  # "costs £54" -> "costs £20 plus £34"
         return claimed, " plus ".join(ops)
     return None
 

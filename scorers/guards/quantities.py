@@ -86,6 +86,9 @@ class Quantity:
 
 
 def format_value(value: float, unit: str, rate: str = "") -> str:
+    if unit == "clock":  # hours after midnight, shown as a time of day
+        minutes = round(value * 60) % (24 * 60)
+        return f"{minutes // 60:02d}:{minutes % 60:02d}"
     shown = f"{value:,.4f}".rstrip("0").rstrip(".")
     prefix = {"usd": "$", "eur": "€", "gbp": "£"}.get(unit, "")
     suffix = "%" if unit == "%" else (f" {unit}" if unit and not prefix else "")

@@ -301,3 +301,19 @@ def test_a_date_is_no_quantity_and_an_event_gives_its_duration():
     assert run("The flight takes 3 hours 45 minutes.", flight).found["derived"][0]["op"] == "conversion"
     # two times of day that are not one event's start and end give no duration
     assert not run("The shop is open for one hour.", "The shop opens at 9 am on weekdays and 10 am on Saturdays.").found
+
+
+def test_a_start_time_plus_a_duration_gives_the_end_time():
+    passage = "The webinar starts at 2 pm and runs for 90 minutes."
+    found = run("The webinar finishes at 3:30 pm.", passage)
+    assert not found.fired and "2 pm + 90 minutes = 15:30" in found.detail
+    assert arithmetic.operand_form("The webinar finishes at 3:30 pm.", found) == \
+        "The webinar finishes at 2 pm plus 90 minutes."
+    # a wrong end time is not found (the numbers check caps it); a start plus a duration is no claim's
+    # named operation, so it convicts nothing; nor is a time range's duration a length to add
+    assert not run("The webinar finishes at 4 pm.", passage).found
+    hours = run("The library closes at 19:00.", "The library is open from 9.30am to 7pm.")
+    assert [d["op"] for d in hours.found["derived"]] == ["conversion"]  # 7pm, not 9.30am + 9.5 hours
+    # a time that does not say when something ends is not an end time
+    assert run("The webinar starts at 3:30 pm.", passage).fired is False
+    assert "end_time" not in str(run("The webinar starts at 3:30 pm.", passage).found)
