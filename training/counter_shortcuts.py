@@ -292,9 +292,41 @@ def negated_claim(hypothesis: str) -> str | None:
     return f"It is not true that {first} {rest}".rstrip(" .!") + "."
 
 
-def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int) -> list[Pair]:
+# Helpers a negation attaches to, with their contracted negative; "has", "have", "had" only before a
+# participle ("has been", "had opened"), not as the main verb ("the room has a safe").
+_NEGATED_HELPERS = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "weren't", "can": "can't",
+                    "could": "couldn't", "will": "won't", "would": "wouldn't", "should": "shouldn't",
+                    "must": "mustn't", "may": "may not", "might": "might not", "does": "doesn't", "do": "don't",
+                    "did": "didn't", "has": "hasn't", "have": "haven't", "had": "hadn't"}
+_PERFECT = frozenset({"has", "have", "had"})
+
+
+def natural_negation(hypothesis: str, rng: random.Random) -> str | None:
+    """'The man is sleeping.' -> 'The man is not sleeping.' or '... isn't sleeping.': the negation written where
+    people write it, at the claim's first helper verb; None when it has none (or a negation already). A
+    template ('It is not true that ...') teaches its own words, not negation."""
+    text = hypothesis.strip()
+    if not text or NEGATIONS & set(tokens(text)) or len(sentences(text)) != 1 or text.endswith("?"):
+        return None
+    words = text.split(" ")
+    for i in range(1, len(words) - 1):
+        helper = words[i].lower()
+        if helper not in _NEGATED_HELPERS:
+            continue
+        if helper in _PERFECT and not re.match(r"[a-z]+(ed|en|wn|ne)\b", words[i + 1]):
+            return None
+        short = _NEGATED_HELPERS[helper]
+        negated = short if " " in short or rng.random() < 0.5 else ("cannot" if helper == "can" else f"{helper} not")
+        if words[i][0].isupper():
+            negated = negated[0].upper() + negated[1:]
+        return " ".join(words[:i] + [negated] + words[i + 1:])
+    return None
+
+
+def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int, natural: bool = False) -> list[Pair]:
     """About n pairs, half "not H" for an entailed H (contradiction), half for a contradicted H (entailment),
-    from the labelled sources only (never from a recipe's own pairs)."""
+    from the labelled sources only (never from a recipe's own pairs). `natural`: the negation at the claim's
+    helper verb where it has one (`natural_negation`), else the template."""
     flipped = {ENT: CON, CON: ENT}
     pools: dict[int, list[Pair]] = {ENT: [], CON: []}
     for pair in train:
@@ -307,15 +339,16 @@ def claim_negation_pairs(train: list[Pair], rng: random.Random, n: int) -> list[
         for pair in pool:
             if made >= n // 2:
                 break
-            claim = negated_claim(pair.hypothesis)
+            claim = (natural and natural_negation(pair.hypothesis, rng)) or negated_claim(pair.hypothesis)
             if claim:
                 out.append(Pair(pair.premise, claim, flipped[label], "counter_negated_claim"))
                 made += 1
     return out
 
 
-def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
-    """Counter-shortcut pairs from premises of `train` (never from validation); about `per_recipe` each."""
+def build(train: list[Pair], seed: int, per_recipe: int, natural_negations: bool = False) -> list[Pair]:
+    """Counter-shortcut pairs from premises of `train` (never from validation); about `per_recipe` each.
+    `natural_negations`: negated claims written at their helper verb (`natural_negation`)."""
     rng = random.Random(seed)
     antonyms = load_antonyms()
     premises = [p.premise for p in train if 8 <= len(p.premise.split()) <= 120]
@@ -332,7 +365,7 @@ def build(train: list[Pair], seed: int, per_recipe: int) -> list[Pair]:
             if len(made["conjunction"]) < per_recipe:
                 made["conjunction"] += conjunction_pairs(premise, sentence, rng)
     out = [p for pairs in made.values() for p in pairs]
-    out += claim_negation_pairs(train, rng, per_recipe)
+    out += claim_negation_pairs(train, rng, per_recipe, natural_negations)
     subjects = _ITEMS
     for _ in range(per_recipe // 9):
         out += computed_pairs(rng, rng.choice(subjects))

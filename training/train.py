@@ -57,6 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "(scorers/models/nli-minilm-torch)")
     p.add_argument("--counter-shortcuts", type=int, default=0, metavar="N",
                    help="about N pairs per counter-shortcut recipe (training/counter_shortcuts.py), added after --limit")
+    p.add_argument("--natural-negations", action="store_true",
+                   help="negated claims written at their helper verb ('is not', \"won't\") instead of 'It is not "
+                        "true that ...' (counter_shortcuts.natural_negation)")
     p.add_argument("--copies", type=int, default=0, metavar="N",
                    help="N premise sentences as their own claims, entailed (counter_shortcuts.copy_pairs)")
     p.add_argument("--copy-details", action="store_true",
@@ -126,7 +129,10 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         random.Random(args.seed).shuffle(train)
         train = train[:args.limit]
     if args.counter_shortcuts:
-        train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts)
+        train = train + counter_shortcuts.build(train, args.seed, args.counter_shortcuts, args.natural_negations)
+        # Does "not H" carry from the training sources to held-out premises?
+        val["counter_negated_claim"] = counter_shortcuts.claim_negation_pairs(
+            [p for ps in val.values() for p in ps], random.Random(args.seed + 2), 300, args.natural_negations)
     if args.copies:
         train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies, args.copy_details)
         val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300,

@@ -161,3 +161,20 @@ def test_a_copy_with_an_added_detail_is_not_entailed_and_the_detail_is_new_to_th
         if p.label == NOT_ENTAILMENT:
             assert p.hypothesis not in p.premise and p.hypothesis.rstrip(".").split(" ", 1)[0] in p.premise
     assert cs.copy_pairs(train, seed=5, n=2) == copies  # without details, the copies of the same seed
+
+
+def test_a_natural_negation_sits_at_the_helper_verb():
+    rng = random.Random(0)
+    assert cs.natural_negation("A man is sleeping on a bench.", rng) in ("A man is not sleeping on a bench.",
+                                                                         "A man isn't sleeping on a bench.")
+    assert cs.natural_negation("The order has been shipped.", rng) in ("The order has not been shipped.",
+                                                                       "The order hasn't been shipped.")
+    assert cs.natural_negation("She may apply again.", rng) == "She may not apply again."
+    assert cs.natural_negation("The room has a safe.", rng) is None        # "has" as the main verb
+    assert cs.natural_negation("The shop opens at 9.", rng) is None        # no helper: the template is used
+    assert cs.natural_negation("Paris is not the capital.", rng) is None   # already negated
+    train = [Pair("The shop opens at 9 every day.", "The shop is open at 9.", ENT, "rte"),
+             Pair("The shop opens at 9 every day.", "The shop opens at 10.", CON, "rte")]
+    got = {(p.hypothesis, p.label) for p in cs.claim_negation_pairs(train, random.Random(1), 10, natural=True)}
+    assert got in ({("The shop is not open at 9.", CON), ("It is not true that the shop opens at 10.", ENT)},
+                   {("The shop isn't open at 9.", CON), ("It is not true that the shop opens at 10.", ENT)})
