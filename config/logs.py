@@ -40,7 +40,9 @@ def configure(fmt: str = "auto", level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
-        logger_factory=structlog.PrintLoggerFactory(file=CurrentStderr()),
+        # One write per line, newline included: print() writes the newline separately, and a library's
+        # warning from another thread landed between the two, gluing itself to the JSON line.
+        logger_factory=structlog.WriteLoggerFactory(file=CurrentStderr()),
         cache_logger_on_first_use=False,
     )
     guard_library_logs(level)  # opensearch-py & co.: no request bodies, no URL credentials
