@@ -271,7 +271,8 @@ def check(claim: str, sentences: list[EvidenceSentence], contexts: dict[str, str
                        found={"negated_by": neg_side, "words": list(words), "coverage": round(coverage, 3)})
 
 
-# Adverbs between "not" and the predicate it negates: "is not always open", "has not yet started".
+# Words between "not" and the predicate it negates: adverbs ("is not always open", "has not yet started")
+# and light verbs ("does not get refunded", "is not going to change").
 _BEFORE_PREDICATE = frozenset({"to", "always", "yet", "just", "even", "ever", "also",
                                "necessarily", "only", "still", "get", "go"})
 
