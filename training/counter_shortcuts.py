@@ -280,11 +280,19 @@ _LOWER_FIRST = {"the", "a", "an", "there", "it", "this", "that", "these", "those
                 "his", "her", "its", "their", "our", "two", "three", "several", "people", "men", "women"}
 
 
+def _negatable(hypothesis: str) -> str | None:
+    """The claim, stripped, when it is one statement without a negation; else None."""
+    text = hypothesis.strip()
+    if not text or NEGATIONS & set(tokens(text)) or len(sentences(text)) != 1 or text.endswith("?"):
+        return None
+    return text
+
+
 def negated_claim(hypothesis: str) -> str | None:
     """'The shop opens at 9.' -> 'It is not true that the shop opens at 9.'; None for a claim that already
     has a negation or is more than one sentence."""
-    text = hypothesis.strip()
-    if not text or NEGATIONS & set(tokens(text)) or len(sentences(text)) != 1 or text.endswith("?"):
+    text = _negatable(hypothesis)
+    if text is None:
         return None
     first, _, rest = text.partition(" ")
     if first.lower() in _LOWER_FIRST:
@@ -305,8 +313,8 @@ def natural_negation(hypothesis: str, rng: random.Random) -> str | None:
     """'The man is sleeping.' -> 'The man is not sleeping.' or '... isn't sleeping.': the negation written where
     people write it, at the claim's first helper verb; None when it has none (or a negation already). A
     template ('It is not true that ...') teaches its own words, not negation."""
-    text = hypothesis.strip()
-    if not text or NEGATIONS & set(tokens(text)) or len(sentences(text)) != 1 or text.endswith("?"):
+    text = _negatable(hypothesis)
+    if text is None:
         return None
     words = text.split(" ")
     for i in range(1, len(words) - 1):
