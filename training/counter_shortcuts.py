@@ -45,6 +45,7 @@ from groundwatch.training.synthetic import sentences
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 LEXICON = Path(__file__).resolve().parent / "lexicon" / "antonyms.tsv"
+SYNONYMS = LEXICON.with_name("synonyms.tsv")
 
 # (unit as written, other unit, how many of the other make one): exact conversions only.
 UNIT_PAIRS: tuple[tuple[str, str, int], ...] = (
@@ -72,14 +73,17 @@ _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
 
 
-def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False) -> list[Pair]:
+def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alone: float = 0.0) -> list[Pair]:
     """`n` premise sentences as their own claims (entailment), from labelled premises of `train`; one per
     premise, one with a negation or a number where the premise has one, so those cues appear under
     entailment next to the recipes' one-edit contradictions of the same sentences. A one-sentence premise
-    is set among one to three others, as a retrieved chunk would hold it. With `details`, each copy also
-    comes with one detail added (`added_detail`) as not-entailment. A seed of its own: the other recipes
-    keep their pairs."""
+    is set among one to three others, as a retrieved chunk would hold it. A share `alone` of the copies
+    is scored against the sentence by itself instead, as the scorer's sentence premise does: without it
+    the model only ever saw a one-sentence premise beside a one-edit claim, and contradicted an exact copy.
+    With `details`, each copy also comes with one detail added (`added_detail`) as not-entailment. A seed
+    of its own: the other recipes keep their pairs."""
     rng = random.Random(seed + 101)
+    by_itself = random.Random(seed + 103)  # its own stream: alone=0 draws the pairs of earlier runs
     premises = list(dict.fromkeys(p.premise for p in train
                                   if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
     rng.shuffle(premises)
@@ -95,7 +99,9 @@ def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False) -> l
         copies += 1
         cued = [s for s in candidates if _cued(s)]
         claim = rng.choice(cued or candidates)
-        if len(candidates) == 1 and fillers:
+        if alone and by_itself.random() < alone:
+            premise = claim
+        elif len(candidates) == 1 and fillers:
             parts = [premise] + rng.sample(fillers, min(len(fillers), rng.randint(1, 3)))
             rng.shuffle(parts)
             premise = " ".join(parts)
@@ -120,6 +126,48 @@ def added_detail(sentence: str, premise: str, phrase: str) -> str | None:
     if name & {w.lower() for w in re.findall(r"\w+", premise)} or not sentence.endswith("."):
         return None
     return sentence[:-1].rstrip() + " " + phrase + "."
+
+
+def load_synonyms(path: Path = SYNONYMS) -> dict[str, list[str]]:
+    """word -> its synonyms (both directions; every part of speech: a word is swapped only as written)."""
+    table: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        _, a, b = line.split("\t")
+        table.setdefault(a, []).append(b)
+        table.setdefault(b, []).append(a)
+    return table
+
+
+def synonym_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
+    """`n` premise sentences with one or two words swapped for a WordNet synonym, entailed. The one-edit
+    recipes change a word of a premise sentence and call it a contradiction; a near copy that says the
+    same in other words ("pick the invoice" for "select the invoice") is their counterpart. A word is
+    swapped only as written (a base form for a base form) and never in a sentence with a negation."""
+    rng = random.Random(seed + 107)
+    table = load_synonyms()
+    premises = list(dict.fromkeys(p.premise for p in train
+                                  if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
+    rng.shuffle(premises)
+    out = []
+    for premise in premises:
+        if len(out) >= n:
+            break
+        sentence = rng.choice(sentences(premise) or [""])
+        words = sentence.split(" ")
+        if not sentence or NEGATIONS & set(tokens(sentence)):
+            continue
+        spots = [i for i, w in enumerate(words) if i > 0 and w.rstrip(",.;:") in table]
+        if not spots:
+            continue
+        for i in rng.sample(spots, min(len(spots), rng.randint(1, 2))):
+            word = words[i].rstrip(",.;:")
+            words[i] = rng.choice(table[word]) + words[i][len(word):]
+            if words[i - 1].lower() in ("a", "an"):  # "a huge" -> "an immense"
+                words[i - 1] = words[i - 1][0] + ("n" if words[i][0] in "aeiou" else "")
+        out.append(Pair(premise, " ".join(words), ENT, "counter_synonym"))
+    return out
 
 
 def _cued(sentence: str) -> bool:

@@ -83,9 +83,13 @@ RECIPES = {
                         "duration, 12- and 24-hour clock times → entailment, each beside a wrong value → contradiction",
     "counter_copy": "a sentence of a labelled premise, word for word, → entailment (one with a negation or a number "
                     "where the premise has one; a one-sentence premise set among 1–3 others); with --copy-details, "
-                    "the copy with one detail from another premise added → not-entailment",
+                    "the copy with one detail from another premise added → not-entailment; with --copies-alone, "
+                    "that share of the copies against the sentence alone, as the scorer's sentence premise",
+    "counter_synonym": "a sentence of a labelled premise with one or two words swapped for a WordNet synonym (the "
+                       "first sense of both words) → entailment",
 }
-COUNTER_LEXICON = ("The antonym pairs of the counter-shortcut recipes are WordNet 3.0's adjective antonyms "
+COUNTER_LEXICON = ("The antonym and synonym pairs of the counter-shortcut recipes are WordNet 3.0's adjective "
+                   "antonyms and first-sense synonyms "
                    "(Princeton University, the BSD-style WordNet 3.0 licence, kept in `training/lexicon/WORDNET_LICENSE`), "
                    "extracted from Debian's `wordnet-base` by `training/wordnet_lexicon.py`. None of them, and none "
                    "of the unit or number-word pairs, is a pair of the hand-written control set (a test checks it).")

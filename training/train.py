@@ -62,6 +62,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "true that ...' (counter_shortcuts.natural_negation)")
     p.add_argument("--copies", type=int, default=0, metavar="N",
                    help="N premise sentences as their own claims, entailed (counter_shortcuts.copy_pairs)")
+    p.add_argument("--synonyms", type=int, default=0, metavar="N",
+                   help="N premise sentences with a word or two swapped for a WordNet synonym, entailed "
+                        "(counter_shortcuts.synonym_pairs)")
+    p.add_argument("--copies-alone", type=float, default=0.0, metavar="SHARE",
+                   help="this share of the copies against their sentence alone, as the scorer's sentence premise")
     p.add_argument("--copy-details", action="store_true",
                    help="beside each copy, the copy with one detail from another premise added, not entailed")
     p.add_argument("--autocast", choices=("auto", "bf16", "off"), default="auto",
@@ -134,9 +139,14 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         val["counter_negated_claim"] = counter_shortcuts.claim_negation_pairs(
             [p for ps in val.values() for p in ps], random.Random(args.seed + 2), 300, args.natural_negations)
     if args.copies:
-        train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies, args.copy_details)
+        train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies, args.copy_details,
+                                                     args.copies_alone)
         val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300,
-                                                          args.copy_details)
+                                                          args.copy_details, args.copies_alone)
+    if args.synonyms:
+        train = train + counter_shortcuts.synonym_pairs(train, args.seed, args.synonyms)
+        val["counter_synonym"] = counter_shortcuts.synonym_pairs([p for ps in val.values() for p in ps],
+                                                                 args.seed + 1, 300)
     if args.polarity_form:
         train = in_polarity_form(train)
         val = {source: in_polarity_form(pairs) for source, pairs in val.items()}

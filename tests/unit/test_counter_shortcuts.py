@@ -35,10 +35,11 @@ def _control_cues() -> list[tuple[set[str], set[str], str]]:
 
 def _lexicon_pairs() -> list[tuple[str, str, str]]:
     pairs = []
-    for line in cs.LEXICON.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
-            _, a, b = line.split("\t")
-            pairs.append((a, b, "antonyms.tsv"))
+    for lexicon in (cs.LEXICON, cs.SYNONYMS):
+        for line in lexicon.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("#"):
+                _, a, b = line.split("\t")
+                pairs.append((a, b, lexicon.name))
     pairs += [(a.rstrip("s"), b.rstrip("s"), "UNIT_PAIRS") for a, b, _ in cs.UNIT_PAIRS]
     pairs += [(str(n), word, "WORD_NUMBERS") for n, word in cs.WORD_NUMBERS.items()]
     return pairs
@@ -144,6 +145,33 @@ def test_copies_are_sentences_of_their_premise_and_prefer_a_negation_or_a_number
     assert shop.hypothesis in ("The shop opens at 9.", "It is not open on Sundays.")
     alone = next(p for p in pairs if p.hypothesis.startswith("A river"))
     assert alone.premise != alone.hypothesis  # a one-sentence premise is set among others, as in a chunk
+
+
+def test_a_share_of_copies_stands_alone_as_the_scorers_sentence_premise_and_none_by_default():
+    train = [Pair(f"Ferry {i} leaves the harbour at {i} am. The cafe on deck {i} sells tea.", "x", ENT, "rte")
+             for i in range(40)]
+    alone = [p for p in cs.copy_pairs(train, seed=3, n=40, alone=0.5) if p.premise == p.hypothesis]
+    assert 10 <= len(alone) <= 30
+    assert all(p.premise != p.hypothesis for p in cs.copy_pairs(train, seed=3, n=40))
+
+
+def test_a_synonym_swap_is_entailed_keeps_the_article_right_and_skips_negations(monkeypatch, tmp_path):
+    lexicon = tmp_path / "synonyms.tsv"
+    lexicon.write_text("# header\na\thuge\timmense\nv\tbegin\tstart\n")
+    monkeypatch.setattr(cs, "SYNONYMS", lexicon)
+    monkeypatch.setattr(cs.load_synonyms, "__defaults__", (lexicon,))
+    train = [Pair("The festival draws a huge crowd every summer in the park.", "x", ENT, "rte"),
+             Pair("Classes do not begin before nine in the morning at the school.", "x", ENT, "rte"),
+             Pair("Lessons begin at nine in the morning, and a huge bell rings.", "x", ENT, "synthetic_swap")]
+    pairs = cs.synonym_pairs(train, seed=1, n=10)
+    assert [(p.hypothesis, p.label, p.source) for p in pairs] == [
+        ("The festival draws an immense crowd every summer in the park.", ENT, "counter_synonym")]
+
+
+def test_the_synonym_lexicon_keeps_function_words_out():
+    table = cs.load_synonyms()
+    assert table and not {"as", "on", "about", "only", "someone", "found"} & set(table)
+    assert "purchase" in table.get("buy", []) or "large" in table.get("big", [])
 
 
 def test_a_copy_with_an_added_detail_is_not_entailed_and_the_detail_is_new_to_the_premise():
