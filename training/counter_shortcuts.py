@@ -41,7 +41,7 @@ from pathlib import Path
 from groundwatch.training.cues import NEGATIONS, tokens
 from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, is_recipe
-from groundwatch.training.synthetic import sentences
+from groundwatch.training.synthetic import sentences, swap_entities
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 LEXICON = Path(__file__).resolve().parent / "lexicon" / "antonyms.tsv"
@@ -73,15 +73,18 @@ _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
 
 
-def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alone: float = 0.0) -> list[Pair]:
+def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alone: float = 0.0,
+               swaps: bool = False) -> list[Pair]:
     """`n` premise sentences as their own claims (entailment), from labelled premises of `train`; one per
     premise, one with a negation or a number where the premise has one, so those cues appear under
     entailment next to the recipes' one-edit contradictions of the same sentences. A one-sentence premise
     is set among one to three others, as a retrieved chunk would hold it. A share `alone` of the copies
     is scored against the sentence by itself instead, as the scorer's sentence premise does: without it
     the model only ever saw a one-sentence premise beside a one-edit claim, and contradicted an exact copy.
-    With `details`, each copy also comes with one detail added (`added_detail`) as not-entailment. A seed
-    of its own: the other recipes keep their pairs."""
+    With `details`, each copy also comes with one detail added (`added_detail`) as not-entailment; with
+    `swaps`, with two of its names swapped (`synthetic.swap_entities`) as not-entailment, so "the same
+    words as the premise" does not mean entailment when the roles change. A seed of its own: the other
+    recipes keep their pairs."""
     rng = random.Random(seed + 101)
     by_itself = random.Random(seed + 103)  # its own stream: alone=0 draws the pairs of earlier runs
     premises = list(dict.fromkeys(p.premise for p in train
@@ -109,8 +112,14 @@ def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alon
         detailed = added_detail(claim, premise, rng.choice(phrases)) if phrases else None
         if detailed:
             out.append(Pair(premise, detailed, NOT_ENTAILMENT, "counter_copy"))
+        swapped = swap_entities(claim, by_itself) if swaps and not _LISTED_NAMES.search(claim) else None
+        if swapped:
+            out.append(Pair(premise, swapped, NOT_ENTAILMENT, "counter_copy"))
     return out
 
+
+# Two names in a list ("Leeds, Hull and York"): swapping them keeps the meaning.
+_LISTED_NAMES = re.compile(r"[A-Z][a-z]+ ?(?:,|and|or|&|/) ?(?:and |or )?[A-Z][a-z]+")
 
 # A place, date or organisation phrase: "in 1998", "at the Royal Infirmary", "for Universal Pictures".
 _DETAIL = re.compile(r"\b(?:in|at|during|for|from|with|by|near|since) (?:the )?"

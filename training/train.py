@@ -67,6 +67,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "(counter_shortcuts.synonym_pairs)")
     p.add_argument("--copies-alone", type=float, default=0.0, metavar="SHARE",
                    help="this share of the copies against their sentence alone, as the scorer's sentence premise")
+    p.add_argument("--copy-swaps", action="store_true",
+                   help="beside each copy with two names, the copy with the two swapped, not entailed")
     p.add_argument("--copy-details", action="store_true",
                    help="beside each copy, the copy with one detail from another premise added, not entailed")
     p.add_argument("--autocast", choices=("auto", "bf16", "off"), default="auto",
@@ -140,9 +142,9 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
             [p for ps in val.values() for p in ps], random.Random(args.seed + 2), 300, args.natural_negations)
     if args.copies:
         train = train + counter_shortcuts.copy_pairs(train, args.seed, args.copies, args.copy_details,
-                                                     args.copies_alone)
+                                                     args.copies_alone, args.copy_swaps)
         val["counter_copy"] = counter_shortcuts.copy_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300,
-                                                          args.copy_details, args.copies_alone)
+                                                          args.copy_details, args.copies_alone, args.copy_swaps)
     if args.synonyms:
         train = train + counter_shortcuts.synonym_pairs(train, args.seed, args.synonyms)
         val["counter_synonym"] = counter_shortcuts.synonym_pairs([p for ps in val.values() for p in ps],

@@ -174,6 +174,16 @@ def test_the_synonym_lexicon_keeps_function_words_out():
     assert "purchase" in table.get("buy", []) or "large" in table.get("big", [])
 
 
+def test_a_copy_with_two_names_swapped_is_not_entailed():
+    from groundwatch.training.labels import NOT_ENTAILMENT
+    train = [Pair("The final was won by Leeds against Arsenal in extra time.", "x", ENT, "rte")]
+    pairs = cs.copy_pairs(train, seed=5, n=1, swaps=True)
+    assert [(p.hypothesis, p.label) for p in pairs] == [
+        ("The final was won by Leeds against Arsenal in extra time.", ENT),
+        ("The final was won by Arsenal against Leeds in extra time.", NOT_ENTAILMENT)]
+    assert cs.copy_pairs(train, seed=5, n=1) == pairs[:1]
+
+
 def test_a_copy_with_an_added_detail_is_not_entailed_and_the_detail_is_new_to_the_premise():
     from groundwatch.training.labels import NOT_ENTAILMENT
     premise = "The museum reopened in 2019 after a long refit. Entry is free for children under 12."
