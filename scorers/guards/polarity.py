@@ -104,13 +104,23 @@ def negations(clause: Clause, other: Clause) -> list[int]:
     return sorted(negators | set(_flips(clause, other)))
 
 
-def polarity_of(clause: Clause, other: Clause) -> Polarity:
-    """Negative when some conjunct has an odd number of negations: negations in one conjunct cancel
-    ("cannot be exported without admin rights"), in two they do not ("was discontinued and is no longer
-    offered")."""
-    positions = negations(clause, other)
-    words = tuple(clause.tokens[i].text for i in positions)
+def _focus(clause: Clause, other: Clause) -> set[int]:
+    """The conjuncts of `clause` that share content with `other`: a negation in a conjunct that shares
+    nothing negates something else ("Not to be outdone, the new trailer came out on Monday")."""
+    canon = {_family(lemma) for lemma in other.lemmas}
     segment = _segments(clause)
+    return {segment[i] for i, t in enumerate(clause.tokens) if t.content and _family(t.lemma) in canon}
+
+
+def polarity_of(clause: Clause, other: Clause) -> Polarity:
+    """Negative when a conjunct that shares content with the other clause (`_focus`) has an odd number of
+    negations: negations in one conjunct cancel ("cannot be exported without admin rights"), in two they do
+    not ("was discontinued and is no longer offered"), and one in a conjunct that shares nothing negates
+    something else ("The shop opens at 9, but not on Sundays" against "The shop opens at 9")."""
+    segment = _segments(clause)
+    focus = _focus(clause, other)
+    positions = [i for i in negations(clause, other) if segment[i] in focus]
+    words = tuple(clause.tokens[i].text for i in positions)
     counts: dict[int, int] = {}
     for i in positions:
         counts[segment[i]] = counts.get(segment[i], 0) + 1

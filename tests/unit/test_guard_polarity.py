@@ -137,6 +137,9 @@ def test_endings_antonyms_and_prefixes_fire(claim, evidence):
      "A status page update is required for SEV1 and SEV2 incidents and optional for SEV3."),
     ("Deleted photos stay in the bin for 30 days before they are permanently removed.",         # both say "remove"
      "The app keeps deleted photos in the bin for 30 days before removing them permanently."),
+    ("The new trailer for Jurassic World came out on Monday morning.",                # negates another conjunct
+     "Not to be outdone, the new trailer for Jurassic World came out on Monday morning."),
+    ("The Harbour Street shop opens at 9 am.", "The Harbour Street shop opens at 9 am, but not on Sundays."),
 ])
 def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
     result = run(claim, evidence)
