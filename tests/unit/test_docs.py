@@ -119,13 +119,25 @@ def _block(name: str) -> str:
     return m.group(1)
 
 
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def same_output(printed: str, shown: str, tolerance: float = 0.03) -> bool:
+    """The same text, verdicts and all, with each score within `tolerance` of the one shown: ONNX Runtime's
+    int8 kernels differ by CPU instruction set (AVX-512 VNNI or AVX2) by up to 0.02."""
+    masked = lambda text: _DECIMAL.sub("#", text)  # noqa: E731
+    a, b = _DECIMAL.findall(printed), _DECIMAL.findall(shown)
+    return masked(printed) == masked(shown) and all(abs(float(x) - float(y)) <= tolerance for x, y in zip(a, b))
+
+
 def check_python_quickstart(python: Path, folder: Path) -> None:
     """Run the quick-start Python API example with `python`, from `folder`; it must print what the README shows."""
     script = folder / "example.py"
     script.write_text(_block("python"), encoding="utf-8")
     run = subprocess.run([str(python), str(script)], capture_output=True, text=True, cwd=folder, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout == _block("python-output"), f"paste the real output into quickstart:python-output:\n{run.stdout}"
+    assert same_output(run.stdout, _block("python-output")), \
+        f"paste the real output into quickstart:python-output:\n{run.stdout}"
 
 
 def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
@@ -151,7 +163,7 @@ def check_shell_quickstart(bin_dir: Path, folder: Path) -> None:
     printed = run.stdout[run.stdout.index("request r-1"):]
     # The scorer version hashes every verdict-changing setting; the explanation itself must match.
     version = re.compile(r"scorer \S+,")
-    assert version.sub("scorer V,", printed) == version.sub("scorer V,", shown), \
+    assert same_output(version.sub("scorer V,", printed), version.sub("scorer V,", shown)), \
         f"paste the real output into quickstart:explain:\n{printed}"
 
 
@@ -166,3 +178,10 @@ def test_the_defaults_quoted_in_concepts_are_the_settings_defaults():
                    f"the best {c.top_k} windows", f"pairs of the best {words[c.pair_top]} joined",
                    f"cosine below {c.off_topic_threshold:g}", f"answers under {c.off_topic_min_words} words"):
         assert quoted in text, f"docs/concepts.md should say {quoted!r} (the default changed?)"
+
+
+def test_the_quick_start_comparison_allows_the_last_digit_of_a_score_and_nothing_else():
+    shown = "SUPPORTED: best entailment 0.62, best contradiction 0.55\n"
+    assert same_output("SUPPORTED: best entailment 0.61, best contradiction 0.55\n", shown)
+    assert not same_output("SUPPORTED: best entailment 0.57, best contradiction 0.55\n", shown)
+    assert not same_output("NOT_ENOUGH_INFO: best entailment 0.62, best contradiction 0.55\n", shown)
