@@ -73,6 +73,12 @@ _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
 
 
+def _labelled_premises(train: list[Pair]) -> list[str]:
+    """The distinct premises of the labelled sources (never a recipe's own), 8 to 120 words, in mix order."""
+    return list(dict.fromkeys(p.premise for p in train
+                              if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
+
+
 def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alone: float = 0.0,
                swaps: bool = False) -> list[Pair]:
     """`n` premise sentences as their own claims (entailment), from labelled premises of `train`; one per
@@ -87,8 +93,7 @@ def copy_pairs(train: list[Pair], seed: int, n: int, details: bool = False, alon
     recipes keep their pairs."""
     rng = random.Random(seed + 101)
     by_itself = random.Random(seed + 103)  # its own stream: alone=0 draws the pairs of earlier runs
-    premises = list(dict.fromkeys(p.premise for p in train
-                                  if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
+    premises = _labelled_premises(train)
     rng.shuffle(premises)
     fillers = [p for p in premises if len(p.split()) <= 40]
     phrases = [m.group(0) for p in fillers[:20000] for m in _DETAIL.finditer(p)] if details else []
@@ -137,13 +142,16 @@ def added_detail(sentence: str, premise: str, phrase: str) -> str | None:
     return sentence[:-1].rstrip() + " " + phrase + "."
 
 
+def _lexicon_rows(path: Path) -> list[tuple[str, ...]]:
+    """(pos, word, other word) rows of a lexicon file of `training/wordnet_lexicon.py`."""
+    return [tuple(line.split("\t")) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
 def load_synonyms(path: Path = SYNONYMS) -> dict[str, list[str]]:
     """word -> its synonyms (both directions; every part of speech: a word is swapped only as written)."""
     table: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        _, a, b = line.split("\t")
+    for _, a, b in _lexicon_rows(path):
         table.setdefault(a, []).append(b)
         table.setdefault(b, []).append(a)
     return table
@@ -156,8 +164,7 @@ def synonym_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
     swapped only as written (a base form for a base form) and never in a sentence with a negation."""
     rng = random.Random(seed + 107)
     table = load_synonyms()
-    premises = list(dict.fromkeys(p.premise for p in train
-                                  if not is_recipe(p.source) and 8 <= len(p.premise.split()) <= 120))
+    premises = _labelled_premises(train)
     rng.shuffle(premises)
     out = []
     for premise in premises:
@@ -186,10 +193,7 @@ def _cued(sentence: str) -> bool:
 def load_antonyms(path: Path = LEXICON) -> dict[str, set[str]]:
     """adjective -> its antonyms (both directions)."""
     table: dict[str, set[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        pos, a, b = line.split("\t")
+    for pos, a, b in _lexicon_rows(path):
         if pos == "a":
             table.setdefault(a, set()).add(b)
             table.setdefault(b, set()).add(a)

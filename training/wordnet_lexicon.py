@@ -22,28 +22,21 @@ SYNONYMS = OUT.with_name("synonyms.tsv")
 _POS = (("adj", "a"), ("adv", "r"), ("verb", "v"), ("noun", "n"))
 
 
+def _index(pos: str) -> list[list[str]]:
+    """The lemma lines of index.<pos>, split: lemma, pos, synset_cnt, p_cnt, p_cnt pointers, sense_cnt,
+    tagsense_cnt, then the synset offsets, most frequent sense first (the licence header is skipped)."""
+    lines = (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines()
+    return [line.split() for line in lines if not line.startswith(" ")]
+
+
 def _tagged_counts(pos: str) -> dict[str, int]:
     """lemma -> sense-tagged occurrence count, from index.<pos>."""
-    counts = {}
-    for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
-        if line.startswith(" "):
-            continue
-        fields = line.split()
-        lemma, p_cnt = fields[0], int(fields[3])
-        tagsense = int(fields[4 + p_cnt + 1])
-        counts[lemma] = tagsense
-    return counts
+    return {fields[0]: int(fields[4 + int(fields[3]) + 1]) for fields in _index(pos)}
 
 
 def _first_senses(pos: str) -> dict[str, str]:
     """lemma -> the offset of its first synset (WordNet lists a lemma's senses most frequent first)."""
-    first = {}
-    for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
-        if line.startswith(" "):
-            continue
-        fields = line.split()
-        first[fields[0]] = fields[4 + int(fields[3]) + 2]
-    return first
+    return {fields[0]: fields[4 + int(fields[3]) + 2] for fields in _index(pos)}
 
 
 def _sense_counts() -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:

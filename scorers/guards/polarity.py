@@ -104,11 +104,11 @@ def negations(clause: Clause, other: Clause) -> list[int]:
     return sorted(negators | set(_flips(clause, other)))
 
 
-def _focus(clause: Clause, other: Clause) -> set[int]:
-    """The conjuncts of `clause` that share content with `other`: a negation in a conjunct that shares
-    nothing negates something else ("Not to be outdone, the new trailer came out on Monday")."""
+def _focus(clause: Clause, other: Clause, segment: list[int]) -> set[int]:
+    """The conjuncts (`segment`, from `_segments`) of `clause` that share content with `other`: a negation
+    in a conjunct that shares nothing negates something else ("Not to be outdone, the new trailer came out
+    on Monday")."""
     canon = {_family(lemma) for lemma in other.lemmas}
-    segment = _segments(clause)
     return {segment[i] for i, t in enumerate(clause.tokens) if t.content and _family(t.lemma) in canon}
 
 
@@ -118,7 +118,7 @@ def polarity_of(clause: Clause, other: Clause) -> Polarity:
     not ("was discontinued and is no longer offered"), and one in a conjunct that shares nothing negates
     something else ("The shop opens at 9, but not on Sundays" against "The shop opens at 9")."""
     segment = _segments(clause)
-    focus = _focus(clause, other)
+    focus = _focus(clause, other, segment)
     positions = [i for i in negations(clause, other) if segment[i] in focus]
     words = tuple(clause.tokens[i].text for i in positions)
     counts: dict[int, int] = {}
