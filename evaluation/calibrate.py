@@ -1,8 +1,14 @@
 """Pick thresholds on a calibration split and write them as a loadable settings file.
 
 Targets: `balanced-accuracy` (maximise it) or `recall>=X` / `precision>=X` on
-the unsupported class (meet the floor, then maximise the other one). Ties go
-to the row closest to the shipped defaults, static mode first.
+the unsupported class (meet the floor, then maximise the other one).
+
+Balanced accuracy follows the one-standard-error rule: every row within one
+bootstrap standard error of the best is as good as the best on this much data,
+and among those the row that flags the fewest responses wins (then the higher
+tau_c: fewer CONTRADICTED). A monitor that cries wolf is switched off, so when
+the data cannot tell two settings apart, the quieter one is chosen. Remaining
+ties go to the row closest to the shipped defaults, static mode first.
 """
 
 from __future__ import annotations
@@ -12,6 +18,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from groundwatch.evaluation.metrics import confusion, rates
 from groundwatch.evaluation.sweep import Row
 from groundwatch.scorers.files import output_path
 from groundwatch.scorers.thresholds import MODES, Thresholds
@@ -43,11 +52,16 @@ def _closeness(row: Row, default: Thresholds) -> tuple:
             abs(row.tau_contradiction - default.tau_contradiction), abs(row.pivot - default.pivot))
 
 
-def choose(rows: list[Row], target: Target, default: Thresholds) -> Row:
-    """The best row for the target; raises ValueError when no row meets a floor."""
+def choose(rows: list[Row], target: Target, default: Thresholds, noise: float = 0.0) -> Row:
+    """The best row for the target; raises ValueError when no row meets a floor.
+
+    `noise`: the bootstrap standard error of the best balanced accuracy (`standard_error`)."""
     value = lambda r, m: -1.0 if getattr(r, m) is None else getattr(r, m)  # noqa: E731
     if target.floor is None:
-        return min(rows, key=lambda r: (-value(r, "balanced_accuracy"), _closeness(r, default)))
+        best = max(value(r, "balanced_accuracy") for r in rows)
+        near = [r for r in rows if value(r, "balanced_accuracy") >= best - noise]
+        return min(near, key=lambda r: (r.flagged, -r.tau_contradiction, -value(r, "balanced_accuracy"),
+                                        _closeness(r, default)))
     other = "precision" if target.metric == "recall" else "recall"
     meeting = [r for r in rows if value(r, target.metric) >= target.floor]
     if not meeting:
@@ -56,12 +70,29 @@ def choose(rows: list[Row], target: Target, default: Thresholds) -> Row:
     return min(meeting, key=lambda r: (-value(r, other), -value(r, "balanced_accuracy"), _closeness(r, default)))
 
 
-def settings_document(row: Row, target: Target, dataset: str, n: int, metrics: dict) -> dict:
+def standard_error(y_true, y_pred, resamples: int, seed: int = 0) -> float:
+    """The bootstrap standard deviation of balanced accuracy over resamples of the responses."""
+    t, p = np.asarray(y_true, bool), np.asarray(y_pred, bool)
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(resamples):
+        idx = rng.integers(0, len(t), len(t))
+        value = rates(confusion(t[idx], p[idx]))["balanced_accuracy"]
+        if value is not None:
+            draws.append(value)
+    return float(np.std(draws)) if len(draws) > 1 else 0.0
+
+
+def settings_document(row: Row, target: Target, dataset: str, n: int, metrics: dict, noise: float = 0.0) -> dict:
     """`{"scorer": {...}}` for `groundwatch --config`; the `calibration` section is ignored when loading."""
+    calibration = {"target": str(target), "dataset": dataset, "n": n, "metrics": metrics}
+    if target.floor is None:
+        calibration["rule"] = "one standard error, fewest flagged"
+        calibration["standard_error"] = round(noise, 4)
     return {
         "scorer": {"tau_entailment": row.tau_entailment, "tau_contradiction": row.tau_contradiction,
                    "threshold_mode": row.mode, "threshold_pivot": row.pivot},
-        "calibration": {"target": str(target), "dataset": dataset, "n": n, "metrics": metrics},
+        "calibration": calibration,
     }
 
 

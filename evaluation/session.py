@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.evaluation.calibrate import Target, choose, settings_document, write_settings
+from groundwatch.evaluation.calibrate import Target, choose, settings_document, standard_error, write_settings
 from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
 from groundwatch.evaluation.conditions import conditions_table, seed_conditions
 from groundwatch.evaluation.dataset import Labelled
@@ -14,7 +14,7 @@ from groundwatch.evaluation.probe_report import probe_report, probe_table
 from groundwatch.evaluation.report import evaluation_report, headline_table, strata_table, three_way_table
 from groundwatch.evaluation.rules import rule_rows, rules_table
 from groundwatch.evaluation.scored import Scored, Variant, load_scored, score_all
-from groundwatch.evaluation.sweep import evaluate, grid, sweep, table
+from groundwatch.evaluation.sweep import decisions, evaluate, grid, sweep, table
 from groundwatch.evaluation.windows import window_rows, window_table
 from groundwatch.scorers.combiner import Combiner
 from groundwatch.scorers.thresholds import Thresholds
@@ -79,11 +79,16 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         parts.append("threshold sweep\n" + table(rows))
     if options.target:
         rows = sweep(scored, grid(base, fine=True), free_checks=config.free_checks)
-        best = choose(rows, options.target, base)
+        noise = 0.0
+        if options.target.floor is None:
+            top = choose(rows, options.target, base)
+            noise = standard_error(*decisions(scored, top.thresholds, config.free_checks), options.resamples,
+                                   options.seed)
+        best = choose(rows, options.target, base, noise)
         achieved = evaluation_report(scored, Variant(best.thresholds, free_checks=config.free_checks),
                                      options.resamples, options.seed)["headline"]
         metrics = {k: achieved[k] for k in ("balanced_accuracy", "recall", "precision", "f1", "auroc")}
-        document = settings_document(best, options.target, options.dataset, report["n_scored"], metrics)
+        document = settings_document(best, options.target, options.dataset, report["n_scored"], metrics, noise)
         write_settings(document, options.calibration_out)
         report["calibration"] = document
         parts.append(f"calibrated for {options.target} on {report['n_scored']} responses -> "

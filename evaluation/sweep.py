@@ -52,14 +52,22 @@ class Row:
         return asdict(self)
 
 
-def evaluate(scored: list[Scored], thresholds: Thresholds, free_checks: bool = True, pairs: bool = True) -> Row:
+def decisions(scored: list[Scored], thresholds: Thresholds, free_checks: bool = True,
+              pairs: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Gold and predicted "unsupported" of every response scored without an error."""
     variant = Variant(thresholds, free_checks, pairs)
     ok = [s for s in scored if s.error is None]
     y_true = np.array([s.item.unsupported for s in ok], bool)
     y_pred = np.array([predict(s, variant).unsupported for s in ok], bool)
+    return y_true, y_pred
+
+
+def evaluate(scored: list[Scored], thresholds: Thresholds, free_checks: bool = True, pairs: bool = True) -> Row:
+    y_true, y_pred = decisions(scored, thresholds, free_checks, pairs)
     r = rates(confusion(y_true, y_pred))
     return Row(thresholds.mode, thresholds.tau_entailment, thresholds.tau_contradiction, thresholds.pivot,
-               r["balanced_accuracy"], r["recall"], r["precision"], r["f1"], float(y_pred.mean()) if len(ok) else 0.0)
+               r["balanced_accuracy"], r["recall"], r["precision"], r["f1"],
+               float(y_pred.mean()) if len(y_pred) else 0.0)
 
 
 def sweep(scored: list[Scored], thresholds: list[Thresholds], **variant) -> list[Row]:
