@@ -200,14 +200,20 @@ def _names_the_subject(tokens: tuple[Token, ...], i: int) -> bool:
 
 _PRONOUNS = frozenset({"you", "we", "they", "i", "he", "she"})
 _HELPERS = frozenset({"do", "can", "will", "have", "be", "would", "could", "should", "may", "might", "must"})
+# Verbs that take a person and then what they are told: "assured Sherwood he will not repeat it" is a
+# clause of its own, not a relative one.
+_TELLING = frozenset({"tell", "assure", "promise", "warn", "remind", "inform", "convince", "persuade", "reassure"})
 
 
 def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
     """A negator in a relative clause without "that" ("budget you don't use rolls over", "leave you do not take
     is paid"): noun, pronoun, helper verb, negator. It negates what modifies the noun, not the predicate. A noun
-    that opens the sentence needs a verb after the relative clause ("Today you don't need a code" has none)."""
+    that opens the sentence needs a verb after the relative clause ("Today you don't need a code" has none), and a
+    noun told something is not modified ("told fans they would not regret it")."""
     if i < 3 or not (tokens[i - 1].lemma in _HELPERS and tokens[i - 2].lemma in _PRONOUNS
                      and tokens[i - 3].content and not tokens[i - 3].is_number):
+        return False
+    if i >= 4 and tokens[i - 4].lemma in _TELLING:
         return False
     return i >= 4 or any(t.lemma in _VERBS_AFTER for t in tokens[i + 2:])
 

@@ -104,12 +104,19 @@ def negations(clause: Clause, other: Clause) -> list[int]:
     return sorted(negators | set(_flips(clause, other)))
 
 
-def _focus(clause: Clause, other: Clause, segment: list[int]) -> set[int]:
+def _focus(clause: Clause, other: Clause, segment: list[int], negated: list[int]) -> set[int]:
     """The conjuncts (`segment`, from `_segments`) of `clause` that share content with `other`: a negation
     in a conjunct that shares nothing negates something else ("Not to be outdone, the new trailer came out
-    on Monday")."""
+    on Monday"). The words before the first conjunct's negation (`negated`) are the subject every conjunct
+    shares, so wherever they recur they place a conjunct in focus only when no conjunct shares anything
+    else: "Grealish has not been fined and will be in Villa's squad" negates nothing of "Grealish will be in
+    Villa's squad"."""
     canon = {_family(lemma) for lemma in other.lemmas}
-    return {segment[i] for i, t in enumerate(clause.tokens) if t.content and _family(t.lemma) in canon}
+    shared = [i for i, t in enumerate(clause.tokens) if t.content and _family(t.lemma) in canon]
+    lead = min((i for i in negated if segment[i] == 0), default=0)
+    subject = {_family(t.lemma) for t in clause.tokens[:lead]}
+    beyond = {segment[i] for i in shared if _family(clause.tokens[i].lemma) not in subject}
+    return beyond or {segment[i] for i in shared}
 
 
 def polarity_of(clause: Clause, other: Clause) -> Polarity:
@@ -118,8 +125,9 @@ def polarity_of(clause: Clause, other: Clause) -> Polarity:
     not ("was discontinued and is no longer offered"), and one in a conjunct that shares nothing negates
     something else ("The shop opens at 9, but not on Sundays" against "The shop opens at 9")."""
     segment = _segments(clause)
-    focus = _focus(clause, other, segment)
-    positions = [i for i in negations(clause, other) if segment[i] in focus]
+    negated = negations(clause, other)
+    focus = _focus(clause, other, segment, negated)
+    positions = [i for i in negated if segment[i] in focus]
     words = tuple(clause.tokens[i].text for i in positions)
     counts: dict[int, int] = {}
     for i in positions:

@@ -140,6 +140,9 @@ def test_endings_antonyms_and_prefixes_fire(claim, evidence):
     ("The new trailer for Jurassic World came out on Monday morning.",                # negates another conjunct
      "Not to be outdone, the new trailer for Jurassic World came out on Monday morning."),
     ("The Harbour Street shop opens at 9 am.", "The Harbour Street shop opens at 9 am, but not on Sundays."),
+    ("Grealish will be in Villa's squad for Saturday's game.",             # shares only the negated one's subject
+     "Grealish has not been fined by the club and will be in Villa's squad for Saturday's game."),
+    ("Pulis will not repeat his mistake.", "Pulis assured Sherwood he will not repeat his mistake."),  # told, not relative
 ])
 def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
     result = run(claim, evidence)
@@ -156,6 +159,13 @@ def test_agreeing_endings_and_double_negations_do_not_fire(claim, evidence):
 def test_what_is_no_longer_there_and_names_outside_the_subject_fire(claim, evidence):
     result = run(claim, evidence)
     assert result.fired and result.verdict == "NOT_ENOUGH_INFO", result
+
+
+@pytest.mark.parametrize("claim", ["Grealish has been fined by the club.", "Pulis will repeat his mistake."])
+def test_the_negated_conjunct_and_the_told_clause_still_count(claim):
+    evidence = ("Grealish has not been fined by the club and will be in Villa's squad for Saturday's game."
+                if claim.startswith("Grealish") else "Pulis assured Sherwood he will not repeat his mistake.")
+    assert run(claim, evidence).fired
 
 
 def test_names_only_the_evidence_subject_has_make_it_narrower():
