@@ -32,12 +32,13 @@ class ScorerConfig(BaseModel):
     # CPUs with AVX2 only (docs/models.md, "Deterministic inference"). Both are batch-invariant.
     int8_compute: bool = True
     max_length: int = 256
-    # Defaults from a recorded calibration (scorers/calibration.json: best pooled balanced accuracy on the
-    # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, infra/measure_verdict_rule.sh final).
-    tau_entailment: float = Field(0.625, ge=0, le=1)
+    # Defaults from a recorded calibration (scorers/calibration.json: pooled balanced accuracy on the
+    # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, within one standard error of the best, fewest
+    # responses flagged; infra/measure_verdict_rule.sh final).
+    tau_entailment: float = Field(0.7, ge=0, le=1)
     tau_contradiction: float = Field(0.90, ge=0, le=1)
-    threshold_mode: str = "sigmoid"  # static | tiered | sqrt | sigmoid
-    threshold_pivot: float = 0.6
+    threshold_mode: str = "tiered"  # static | tiered | sqrt | sigmoid
+    threshold_pivot: float = 0.5
     # threshold: SUPPORTED when the best entailment reaches tau_entailment; combiner: when the fitted
     # combiner's P(supported) reaches its threshold (contradiction is still decided first, with tau_c).
     verdict_rule: Literal["threshold", "combiner"] = "threshold"
