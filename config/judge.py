@@ -21,8 +21,8 @@ class JudgeSettings(BaseModel):
     # The uncertain band of the claim's best entailment; defaults from the calibration half of the dev sets
     # (python -m groundwatch.evaluation.judge_coverage, docs/stronger-checker.md): the band that defers at most
     # 20% of claims with the best balanced accuracy on the rest.
-    lower: float = Field(0.5, ge=0, le=1)
-    upper: float = Field(0.75, ge=0, le=1)
+    lower: float = Field(0.6, ge=0, le=1)
+    upper: float = Field(0.9, ge=0, le=1)
     timeout_s: float = Field(10.0, gt=0)  # per call; never past the caller's deadline
     max_calls_per_s: float = Field(5.0, gt=0)
     max_share_of_claims: float = Field(0.2, gt=0, le=1)  # calls per checked claim, since start
