@@ -22,8 +22,10 @@ def test_same_scorer_same_version_and_code_version_in_front():
 def test_model_and_each_deciding_setting_change_the_version():
     base = scorer_version(ScorerConfig(), MODEL)
     assert scorer_version(ScorerConfig(), "onnx@000000000000") != base
-    for changed in (ScorerConfig(tau_entailment=0.7), ScorerConfig(tau_contradiction=0.8),
-                    ScorerConfig(threshold_mode="static"), ScorerConfig(top_k=8), ScorerConfig(pair_top=4),
+    default = ScorerConfig()
+    for changed in (ScorerConfig(tau_entailment=default.tau_entailment + 0.05),
+                    ScorerConfig(tau_contradiction=default.tau_contradiction - 0.1),
+                    ScorerConfig(threshold_mode="sqrt" if default.threshold_mode != "sqrt" else "static"), ScorerConfig(top_k=8), ScorerConfig(pair_top=4),
                     ScorerConfig(evidence_mode="question"), ScorerConfig(chunk_words=60),
                     ScorerConfig(guards=GuardsConfig(polarity=False)), ScorerConfig(free_checks=False)):
         assert scorer_version(changed, MODEL) != base, changed

@@ -22,8 +22,10 @@ from groundwatch.training.shortcut_cues import (MIN_SUPPORT, RECIPES, TOLERANCE,
 DATA = Path(os.environ.get("GROUNDWATCH_NLI_TRAIN") or default_data())
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 NOT_YET = pytest.mark.xfail(strict=True, raises=AssertionError, reason="counter-shortcut recipes not yet in the mix")
-FAILING_TODAY = {"negation_hypothesis_only", "negation_premise_only", "number_changed", "high_overlap",
-                 "low_overlap"}
+# number_rewritten: the shipped run's counter recipes set a rewritten number under entailment more often
+# than not (docs/shortcut-cues.md).
+FAILING_TODAY = {"negation_hypothesis_only", "negation_premise_only", "number_changed", "number_rewritten",
+                 "high_overlap", "low_overlap"}
 
 
 @pytest.mark.parametrize("premise, hypothesis, on", [
