@@ -50,8 +50,9 @@ def convert(data_dir: Path, limit: int | None = None, seed: int = 0) -> Iterator
     items = []
     for source in SOURCES:
         for a, article in enumerate(read_jsonl(data_dir / "qags" / f"mturk_{source}.jsonl")):
+            text = detokenise(article["article"])  # once per article, not once per summary sentence
             for s, summary in enumerate(article["summary_sentences"]):
-                items.append((source, a, s, detokenise(article["article"]), summary))
+                items.append((source, a, s, text, summary))
     out = []
     for source, a, s, article, summary in sample(items, limit, seed):
         votes = [r["response"] for r in summary["responses"]]

@@ -112,10 +112,11 @@ def _focus(clause: Clause, other: Clause, segment: list[int], negated: list[int]
     else: "Grealish has not been fined and will be in Villa's squad" negates nothing of "Grealish will be in
     Villa's squad"."""
     canon = {_family(lemma) for lemma in other.lemmas}
-    shared = [i for i, t in enumerate(clause.tokens) if t.content and _family(t.lemma) in canon]
+    families = [_family(t.lemma) for t in clause.tokens]
+    shared = [i for i, t in enumerate(clause.tokens) if t.content and families[i] in canon]
     lead = min((i for i in negated if segment[i] == 0), default=0)
-    subject = {_family(t.lemma) for t in clause.tokens[:lead]}
-    beyond = {segment[i] for i in shared if _family(clause.tokens[i].lemma) not in subject}
+    subject = set(families[:lead])
+    beyond = {segment[i] for i in shared if families[i] not in subject}
     return beyond or {segment[i] for i in shared}
 
 
