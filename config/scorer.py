@@ -36,7 +36,7 @@ class ScorerConfig(BaseModel):
     # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, within one standard error of the best, fewest
     # responses flagged; infra/measure_verdict_rule.sh final).
     tau_entailment: float = Field(0.7, ge=0, le=1)
-    tau_contradiction: float = Field(0.90, ge=0, le=1)
+    tau_contradiction: float = Field(0.95, ge=0, le=1)
     threshold_mode: str = "tiered"  # static | tiered | sqrt | sigmoid
     threshold_pivot: float = 0.5
     # threshold: SUPPORTED when the best entailment reaches tau_entailment; combiner: when the fitted

@@ -11,7 +11,9 @@ from groundwatch.evaluation.scored import Scored, Variant, predict
 from groundwatch.evaluation.tables import render
 from groundwatch.scorers.thresholds import MODES, Thresholds
 
-TAU_CONTRADICTION = (0.5, 0.7, 0.9)
+# Up to 0.99: balanced accuracy (supported or not) seldom tells contradiction thresholds apart, and the
+# calibration rule then takes the quietest, so the grid must reach a τc at which CONTRADICTED means it.
+TAU_CONTRADICTION = (0.5, 0.7, 0.9, 0.95, 0.99)
 PIVOTS = (0.4, 0.5, 0.6)
 
 

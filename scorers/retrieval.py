@@ -84,9 +84,13 @@ class EvidenceIndex:
         return self._with_pairs(top, self.similarities(claim), pair_top, key)
 
     def _with_pairs(self, top: list[int], sims: np.ndarray, pair_top: int, order) -> list[Candidate]:
-        """The top chunks, then each pair of the first `pair_top` joined in `order`."""
+        """The top chunks, then each pair of the first `pair_top` joined in `order`.
+
+        A pair scores as its better-retrieved chunk: it holds that chunk's text, and split support (the
+        reason pairs exist) has one chunk carry a detail the claim barely mentions; scored as the weaker
+        chunk, the pair was held to a stricter threshold than either of its parts."""
         out = [Candidate((self.chunks[i],), float(sims[i])) for i in top]
         for a, b in combinations(top[:pair_top], 2):
             first, second = sorted((a, b), key=order)
-            out.append(Candidate((self.chunks[first], self.chunks[second]), float(min(sims[a], sims[b]))))
+            out.append(Candidate((self.chunks[first], self.chunks[second]), float(max(sims[a], sims[b]))))
         return out

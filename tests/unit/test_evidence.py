@@ -1,3 +1,6 @@
+import numpy as np
+import pytest
+
 from groundwatch.scorers.chunking import chunk_passage, chunk_passages
 from groundwatch.scorers.retrieval import EvidenceIndex, rrf
 from groundwatch.scorers.schema import Passage
@@ -46,3 +49,28 @@ def test_candidates_rank_the_relevant_chunk_first_and_add_pairs():
         assert {ch.passage_id for ch in p.chunks} <= top3
         assert p.chunks[0].rank < p.chunks[1].rank
     assert not index.candidates("x", pair_top=0) or all(c.kind == "chunk" for c in index.candidates("x", pair_top=0))
+
+
+class _Axes:
+    """Each text's vector: a fixed unit vector by its first word (claim, refunds, enterprise, office)."""
+
+    AXES = {"claim": np.array([0.8, 0.6, 0.0]), "refunds": np.array([1.0, 0.0, 0.0]),
+            "enterprise": np.array([0.0, 1.0, 0.0]), "office": np.array([0.0, 0.0, 1.0])}
+
+    def encode(self, texts):
+        return np.array([self.AXES[t.split()[0].lower()] for t in texts])
+
+
+def test_a_pair_scores_as_its_better_retrieved_chunk():
+    # The pair holds the better chunk's text: split support is held to that chunk's threshold, not to a
+    # stricter one set by the chunk that carries only a detail.
+    passages = [Passage(id="p1", text="Refunds are available within 30 days."),
+                Passage(id="p2", text="Enterprise customers may request 60 days."),
+                Passage(id="p3", text="Office hours are nine to five.")]
+    index = EvidenceIndex(chunk_passages(passages), embedder=_Axes())
+    cands = index.candidates("Claim about refunds", top_k=3, pair_top=2)
+    chunk_score = {c.chunks[0].passage_id: c.retrieval_score for c in cands if c.kind == "chunk"}
+    assert chunk_score == pytest.approx({"p1": 0.8, "p2": 0.6, "p3": 0.0})
+    [pair] = [c for c in cands if c.kind == "pair"]
+    assert {ch.passage_id for ch in pair.chunks} == {"p1", "p2"}
+    assert pair.retrieval_score == pytest.approx(0.8)
