@@ -455,7 +455,7 @@ CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
 # Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
 VERDICT_RULE_MEASURED = ("with scores at top_k 4 / pair_top 3; scored, thresholds calibrated, combiner "
-                         "fitted and both decided at commit b65f3bc")
+                         "fitted and both decided at commit afec28a")
 
 
 def _ci(value, interval) -> str:
