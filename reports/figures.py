@@ -453,9 +453,10 @@ TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval"
 CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences, no overlap"),
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
              ("w60o1", "up to 60 words, overlap 1"))  # w120o1's run did not finish (README)
-# Where the verdict-rule figure's scores and decisions come from: update with a new run of VERDICT_RULE_RUN.
+# How the verdict-rule figure was measured (user-facing text: the commit it was measured at is recorded in
+# the model card beside the model, training/model_card.py).
 VERDICT_RULE_MEASURED = ("with scores at top_k 4 / pair_top 3; scored, thresholds calibrated, combiner "
-                         "fitted and both decided at commit afec28a")
+                         "fitted and both decided in one run of the commands below")
 
 
 def _ci(value, interval) -> str:
