@@ -243,13 +243,8 @@ def _dead_letters_cell(r: dict) -> str:
             f"{r['redelivered_dead_letters']} replayed copies under the same key)")
 
 
-def _at_commit(data: list[dict]) -> str | None:
-    return f"at commit {data[0]['commit']}" if data[0].get("commit") else None
-
-
 @figure("faults-long", Source("docs/figures/faults-long.json",
-                              "python -m infra.faults --long --json docs/figures/faults-long.json"),
-        measured=_at_commit)
+                              "python -m infra.faults --long --json docs/figures/faults-long.json"))
 def _faults_long(data: list[dict]) -> str:
     r = data[0]
     o, cfg = r["outages"], r["config"]
@@ -268,8 +263,7 @@ def _faults_long(data: list[dict]) -> str:
             f"{r['crashes']} exits it did not cause, {r['elapsed_s']:.0f} s.")
 
 
-@figure("overload", Source("docs/figures/overload.json", "python -m infra.overload --json docs/figures/overload.json"),
-        measured=_at_commit)
+@figure("overload", Source("docs/figures/overload.json", "python -m infra.overload --json docs/figures/overload.json"))
 def _overload(data: list[dict]) -> str:
     r = data[0]
     rss = r["rss_mb"]
@@ -549,8 +543,8 @@ WINDOWS_REPORT_RUN = ("TOP_K=8 PAIR_TOP=4 infra/measure_verdict_rule.sh final &&
 @figure("evidence-windows",
         *(Source(f"docs/figures/windows-{name}.json", windows_run(name)) for name, _ in CHUNKINGS),
         Source("docs/figures/windows-report-s4o1.json", WINDOWS_REPORT_RUN),
-        measured=lambda data: ("for the report-half table at commit 744281d, re-deciding the scores saved at "
-                               "commits b43cc6e–3cf2444"))
+        measured=lambda data: (f"with an earlier model, `{data[-1]['model']}`: the report-half table re-decides "
+                               "the scores that model saved"))
 def _evidence_windows(data: list[dict]) -> str:
     rows = []
     for (name, label), report in zip(CHUNKINGS, data):
@@ -627,15 +621,17 @@ def _judge_coverage(data: list[dict]) -> str:
 
 
 BEFORE = "docs/figures/before-normalisation"
-BEFORE_RUN = ("measured before the quantity readings and the polarity form, at commit {commit}, by the command "
-              "of `docs/figures/{name}.json`")
-# Where each kept file was measured (the dev report predates the rule that guards cap and do not convict).
-BEFORE_COMMITS = {"controls-shipped": "c2f7a1d", "examples-agreement": "f92bdcf", "guards-probe": "6d77b37",
-                  "verdict-rule-report": "f92bdcf"}
+# Each kept file records the commit it was measured at (the dev report predates the rule that guards cap and
+# do not convict).
+BEFORE_RUN = ("measured before the quantity readings and the polarity form by the command of "
+              "`docs/figures/{name}.json`")
+
+
+BEFORE_NAMES = ("controls-shipped", "examples-agreement", "guards-probe", "verdict-rule-report")
 
 
 def _before(name: str) -> Source:
-    return Source(f"{BEFORE}/{name}.json", BEFORE_RUN.format(name=name, commit=BEFORE_COMMITS[name]), kept=True)
+    return Source(f"{BEFORE}/{name}.json", BEFORE_RUN.format(name=name), kept=True)
 
 
 def _rate(n: int, total: int) -> str:
@@ -693,7 +689,7 @@ FALSE_ALARM_TARGETS = {
 
 @figure("false-alarms", CONTROLS, EXAMPLES_AGREEMENT, GUARD_PROBE,
         Source("docs/figures/verdict-rule-report.json", VERDICT_RULE_RUN),
-        *(_before(name) for name in BEFORE_COMMITS))
+        *(_before(name) for name in BEFORE_NAMES))
 def _false_alarms(data: list[dict]) -> str:
     now, before = _false_alarm_rows(*data[:4]), _false_alarm_rows(*data[4:])
     rows = [[measure, before.get(measure, "not measured"), now[measure], FALSE_ALARM_TARGETS.get(measure, "")]
