@@ -32,12 +32,18 @@ _CONDITION_START = re.compile(
     r"(?:if|unless|only if|only when|when|provided|as long as|subject to|except|in case|once|otherwise)\b",
     re.I)
 _PRONOUN_START = re.compile(r"^(it|they)(?:'s|’s|'re|’re)?\b\s*", re.I)
+# "It" that stands for no noun: "it seems that ...", "it's a long time ago", "it is likely that ...".
+_DUMMY_IT = re.compile(
+    r"^it(?:\s+(?:seems|seemed|appears|appeared|looks|looked|happens|happened|turns out|turned out)\b"
+    r"|(?:'s|’s|\s+is|\s+was)\s+(?:(?:un)?likely|(?:im)?possible|clear|obvious|known|said|thought|believed|reported|"
+    r"true|worth|important|necessary|hard|difficult|easy|a long time|time)\b)", re.I)
 _CONTRACTION = {"'s": " is", "’s": " is", "'re": " are", "’re": " are"}
 _INTERJECTION = re.compile(
     r"^(?:yes|no|correct|right|sure|actually|unfortunately|good news|(?:hi|hello|hey)(?: [A-Z]\w+)?)\s*[,:—-]\s*",
     re.I)
 _AUX = (r"is|are|was|were|be|been|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|"
-        r"might|does|do|did|doesn't|don't|didn't|isn't|aren't|wasn't|weren't")
+        r"might|does|do|did|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|wouldn't|"
+        r"couldn't|shouldn't|mustn't")
 _COMMON_VERBS = (
     r"allow|return|include|require|provide|support|offer|cover|take|run|get|use|need|mean|apply|"
     r"contain|cost|charge|last|expire|start|end|remain|become|seem|work|help|keep|let|make|send|store|"
@@ -120,8 +126,11 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _subject(clause: str) -> str | None:
-    """The noun phrase before the first verb; "" when it is a pronoun (the chain breaks), None if unknown."""
+    """The noun phrase before the first verb; "" when it is a pronoun or the clause a question (the chain
+    breaks: "How old was he?" has no subject "How old"), None if unknown."""
     clause = _INTERJECTION.sub("", clause.strip())
+    if clause.endswith("?"):
+        return ""
     first = re.match(r"\S+", clause)
     if first and first.group().lower().strip(",") in _SUBJECT_PRONOUNS:
         return ""
@@ -139,7 +148,7 @@ def _plural(subject: str) -> bool:
 
 def _resolve_pronoun(raw: str, subject: str | None) -> str:
     m = _PRONOUN_START.match(raw)
-    if not m or not subject:
+    if not m or not subject or _DUMMY_IT.match(raw):
         return raw
     pronoun = m.group(1).lower()
     if (pronoun == "they") != _plural(subject):

@@ -24,7 +24,7 @@ only the model's input changes.
 from __future__ import annotations
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.guards.lemmas import analyse, negated_base
+from groundwatch.scorers.guards.lemmas import analyse, negated_base, perfect_participle
 
 # Adjectives, rewritten anywhere: the predicate they deny ("optional") or restate ("mandatory").
 ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
@@ -56,7 +56,7 @@ def _after_copula(tokens, i: int) -> bool:
 def _replacement(tokens, i: int) -> str | None:
     word = tokens[i].text.lower()
     base = negated_base(word)
-    if base is not None:
+    if base is not None and not perfect_participle(tokens, i):  # "have uncovered evidence" is no "not covered"
         return f"not {base}"
     if word in ADJECTIVES:
         return ADJECTIVES[word]

@@ -18,10 +18,24 @@ _NEXT_STARTS_SENTENCE = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9]")
 _NUMBER_NEXT = re.compile(r"\s*\d")
 
 
+_INITIAL_BEFORE = re.compile(r"(?:^|[\s.])[A-Z]\.\s*$")
+_INITIAL_NEXT = re.compile(r"\s*[A-Z]\.")
+
+
+def _initial(text: str, end: int) -> bool:
+    """One capital and a dot beside another such ("J.K. Rowling", "J. K. Rowling", "J.R.R. Tolkien"): a name's
+    initials. A lone one ("plan B. It") still ends a sentence."""
+    if not text[end - 2].isupper() or (end > 2 and text[end - 3].isalpha()):
+        return False
+    return bool(_INITIAL_BEFORE.search(text, max(0, end - 6), end - 2) or _INITIAL_NEXT.match(text, end))
+
+
 def _is_abbreviation(text: str, end: int) -> bool:
     # Every abbreviation ends in a letter and ".": most candidates ("1.", "word.\"") are out at once.
     if end < 2 or text[end - 1] != "." or not text[end - 2].isalpha():
         return False
+    if _initial(text, end):
+        return True
     before = text[max(0, end - 8):end]
     for a in _ABBREVIATIONS:
         if before.endswith(a) and (end - len(a) == 0 or not text[end - len(a) - 1].isalpha()):

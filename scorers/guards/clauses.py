@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.guards.lemmas import Analysed, Token, analyse, analysed_bytes, negative_adjective
+from groundwatch.scorers.guards.lemmas import (Analysed, Token, analyse, analysed_bytes, negative_adjective,
+                                               perfect_participle)
 from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
                                                  CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS,
                                                  NOT_NEGATION, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS)
@@ -205,6 +206,23 @@ _HELPERS = frozenset({"do", "can", "will", "have", "be", "would", "could", "shou
 _TELLING = frozenset({"tell", "assure", "promise", "warn", "remind", "inform", "convince", "persuade", "reassure"})
 
 
+# Verbs that report what someone says or thinks: "said he didn't know" is a clause of its own.
+_SAYING = frozenset({"say", "think", "believe", "feel", "know", "admit", "insist", "argue", "explain", "suggest",
+                     "realise", "realize", "decide", "agree", "confirm", "deny", "announce", "assume", "suppose",
+                     "guess", "hope", "fear", "expect", "add", "reply", "recall", "warn"})
+
+
+def _told(tokens: tuple[Token, ...], pronoun: int) -> bool:
+    """A telling verb before the person told, a name of a few words ("assured Aston Villa manager Tim Sherwood
+    he will not ...")."""
+    for k in range(pronoun - 1, max(-1, pronoun - 8), -1):
+        if tokens[k].is_punct:
+            return False
+        if tokens[k].lemma in _TELLING:
+            return True
+    return False
+
+
 def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
     """A negator in a relative clause without "that" ("budget you don't use rolls over", "leave you do not take
     is paid"): noun, pronoun, helper verb, negator. It negates what modifies the noun, not the predicate. A noun
@@ -213,7 +231,7 @@ def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
     if i < 3 or not (tokens[i - 1].lemma in _HELPERS and tokens[i - 2].lemma in _PRONOUNS
                      and tokens[i - 3].content and not tokens[i - 3].is_number):
         return False
-    if i >= 4 and tokens[i - 4].lemma in _TELLING:
+    if tokens[i - 3].lemma in _SAYING or _told(tokens, i - 2):
         return False
     return i >= 4 or any(t.lemma in _VERBS_AFTER for t in tokens[i + 2:])
 
@@ -250,7 +268,8 @@ def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:
             if tok.lemma == "nor" and (neither or len(found) > 0):
                 continue  # "neither ... nor" and "not ... nor" negate once
             found.append(i)
-        elif tok.content and negative_adjective(tok.lemma) and not _names_the_subject(tokens, i):
+        elif (tok.content and negative_adjective(tok.lemma) and not _names_the_subject(tokens, i)
+              and not perfect_participle(tokens, i)):
             found.append(i)  # "uncommon", "impossible": so "not uncommon" is even, a litotes
         else:
             continue
@@ -268,6 +287,8 @@ def _split(tokens: tuple[Token, ...]) -> list[tuple[int, int]]:
         cut = None
         if tok.text in _HARD_BREAKS:
             cut, nxt = i, i + 1
+        elif tok.text == "-" and i + 1 < len(tokens) and tokens[i + 1].text == "-":  # "- -": a dash spaced out
+            cut, nxt = i, i + 2
         elif tok.lemma in CLAUSE_BREAKS and i > start:
             cut, nxt = i, i
         elif tok.lemma in _ADVERBIAL and i > start and not (i > 0 and tokens[i - 1].lemma in ("only", "even", "as",

@@ -62,6 +62,20 @@ def negative_adjective(lemma: str) -> bool:
     return bool(_bases(lemma))
 
 
+_PERFECT_BETWEEN = frozenset({"just", "now", "already", "recently", "finally", "also", "since", "not", "never"})
+
+
+def perfect_participle(tokens, i: int) -> bool:
+    """Token i is a verb after "have" ("they have uncovered evidence", "has undone the change"): an inflected
+    verb form, not the adjective its prefix negates ("uncovered losses", "unlimited data")."""
+    if tokens[i].lemma == tokens[i].text.lower():
+        return False  # not inflected: "have unlimited data"
+    k = i - 1
+    while k >= 0 and (tokens[k].lemma in _PERFECT_BETWEEN or tokens[k].text.lower().endswith("ly")):
+        k -= 1
+    return k >= 0 and tokens[k].lemma == "have"
+
+
 def warmup() -> None:
     """Load the tokenizer and tables now instead of on the first claim."""
     _pipeline()

@@ -97,3 +97,16 @@ def test_short_lead_in_before_a_colon_splits_off():
 def test_otherwise_stays_with_its_condition():
     answer = "Reply within 10 seconds; otherwise the delivery counts as failed."
     assert texts(answer) == [answer]
+
+
+def test_initials_do_not_end_a_sentence():
+    claims = decompose("The series is by J.K. Rowling and J. R. R. Tolkien wrote the other. Plan B. It works.")
+    assert [c.text for c in claims][:1] == ["The series is by J.K. Rowling and J. R. R. Tolkien wrote the other."]
+    assert "Plan B." in [c.text for c in claims]
+
+
+def test_a_question_gives_no_subject_and_dummy_it_stays():
+    texts = [c.text for c in decompose("How old was the singer when he started? It's a long time ago.")]
+    assert texts[1] == "It's a long time ago."
+    texts = [c.text for c in decompose("Sales of the album haven't changed much but it seems sales rose in May.")]
+    assert texts == ["Sales of the album haven't changed much.", "It seems sales rose in May."]

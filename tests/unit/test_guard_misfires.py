@@ -77,3 +77,30 @@ def test_a_negation_after_an_opening_adverb_still_counts():
     result = polarity.check("Today you don't need a code to sign in.",
                             sentences("Today you need a code to sign in."), {"p1": "Today you need a code to sign in."})
     assert result.fired, result
+
+
+@pytest.mark.parametrize("claim, passage", [
+    # a verb of saying before the pronoun: "said she didn't" is a clause of its own, not "the budget you don't use"
+    ("Dana said she didn't know the answer.", "Asked about the quiz, Dana said she didn't know the answer."),
+    # the person told is a name of several words
+    ("The striker will not repeat the mistake.",
+     "The striker apologised and has assured club manager Ana Ruiz he will not repeat the mistake."),
+    # a dash spaced out as "- -" ends the clause: the negation after it is about something else
+    ("The bookmaker has taken five large bets on the Greens.",
+     "The bookmaker has taken five large bets on the Greens - - with not a single bet of that size on the Blues."),
+    # "have uncovered" is a verb (found), not the adjective "uncovered" (not covered)
+    ("Archaeologists have uncovered a Roman road near the village.",
+     "Archaeologists have found a Roman road near the village."),
+])
+def test_polarity_reads_the_clause_the_negation_is_in(claim, passage):
+    result = polarity.check(claim, sentences(passage), {"p1": passage})
+    assert not result.fired, result
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Dana said she will not renew the lease.", "Dana said she will renew the lease."),
+    ("The striker will repeat the mistake.", "The striker has assured club manager Ana Ruiz he will not repeat the mistake."),
+    ("Uncovered losses are refunded.", "Uncovered losses are not refunded."),
+])
+def test_polarity_still_fires_across_those_clauses(claim, passage):
+    assert polarity.check(claim, sentences(passage), {"p1": passage}).fired
