@@ -57,11 +57,11 @@ _VERB = re.compile(rf"\b(?:{_AUX}|(?:{_COMMON_VERBS})(?:s|es|ed|d)?)\b", re.I)
 _VERB_LOOSE = re.compile(rf"\b(?:{_AUX}|(?:{_COMMON_VERBS})(?:s|es|ed|d)?|[a-z]{{3,}}ed)\b", re.I)
 _CLAUSE_START = re.compile(
     r"(it|they|he|she|we|you|i|this|these|those|there|that|the|a|an|our|your|its|their|his|her|each|every|"
-    r"all|some|no|most|many|[A-Z]\w*)\b")
+    r"all|some|no|most|many)\b", re.I)
 _SUBJECT_PRONOUNS = {"you", "i", "we", "he", "she", "it", "they", "this", "that", "there"}
 _WORD = re.compile(r"\S+")
 # (?<!\s): a whitespace run is tried once, from its start, not again from each of its characters.
-_CITATION_MARK = re.compile(r"(?<!\s)\s*\[([^\[\]]{1,40})\]")
+_CITATION_MARK = re.compile(r"(?<!\s)\s*\[(?![.…\s]+\])([^\[\]]{1,40})\]")  # not "[...]": an elision
 
 
 class _Sentence:
@@ -105,12 +105,19 @@ class _Sentence:
         return first is not None and bool(_CONDITION_START.match(self.text, first, end))
 
 
+def _inside_quote(text: str, start: int, pos: int) -> bool:
+    before = text[start:pos]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+
+
 def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Split one sentence into clauses; keep a split only if both sides are clauses."""
     sentence = _Sentence(text, start, end)
     pieces: list[tuple[int, int]] = []
     cursor = start
     for m in _CLAUSE_SPLIT.finditer(text, start, end):
+        if _inside_quote(text, start, m.start()):
+            continue  # a title or quotation is not split: "titled "Memorials: Passages, and ...""
         if m.group().startswith(":"):
             # Only a short lead-in splits off ("Here's how it works: add-ons renew ...").
             if sentence.words(cursor, m.start()) > 8 or not sentence.is_clause(m.end(), end):
@@ -146,7 +153,12 @@ def _plural(subject: str) -> bool:
     return " and " in subject.lower() or (head.endswith("s") and not head.endswith(("ss", "us", "is")))
 
 
+_VERB_START = re.compile(rf"^(?:{_AUX})\b(?!\s+(?:it|they|you|we|i|he|she|there)\b)")  # not a question
+
+
 def _resolve_pronoun(raw: str, subject: str | None) -> str:
+    if subject and _VERB_START.match(raw) and not raw.rstrip().endswith("?"):
+        return subject + " " + raw
     m = _PRONOUN_START.match(raw)
     if not m or not subject or _DUMMY_IT.match(raw):
         return raw

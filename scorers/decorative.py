@@ -30,9 +30,6 @@ RULES: list[tuple[str, str]] = [
     ("filler", r"(sure|certainly|of course|absolutely)[!,. ]*(here('s| is) (what|how).*)?"),
     ("filler", r"here('s| is) (what|how) [\w ']{0,40}:?"),
     ("bare_answer", r"(yes|no|correct|right|exactly|indeed|that's right|not quite)[.!]?"),
-    # a question asks, it asserts nothing ("Would you like the full list?"); "Did you know ...?" asserts
-    ("question", r"(?!(did|do) you know\b)(how|what|which|who|whom|whose|why|when|where|would|could|can|shall|should|"
-                 r"do|does|did|is|are|was|were|will|have|has)\b[^.!?]*\?"),
 ]
 
 _COMPILED = [(reason, re.compile(rf"^\W*{pattern}\W*$", re.IGNORECASE)) for reason, pattern in RULES]

@@ -125,9 +125,12 @@ def passage_quantities(texts: list[str]) -> set[tuple]:
 
 
 def present(q: tuple, available: set[tuple]) -> bool:
-    """A quantity is among the passages' quantities (a percentage matches the bare number and back)."""
+    """A quantity is among the passages' quantities (a percentage matches the bare number and back; a date
+    matches its day and month written without the year, "March 4th", where the passages state that year)."""
     if q in available:
         return True
+    if q[0] == "date":
+        return ("day", q[2], q[3]) in available and ("num", float(q[1])) in available
     if q[0] == "pct":
         return ("num", q[1]) in available
     if q[0] == "num":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "v.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
                   "St.", "approx.", "U.S.", "a.m.", "p.m.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.",
                   "Nov.", "Dec.", "Fig.", "No.")
 # (?<![.!?]): a match always takes the whole run, so starting inside a run could only fail again.

@@ -213,12 +213,12 @@ _SAYING = frozenset({"say", "think", "believe", "feel", "know", "admit", "insist
 
 
 def _told(tokens: tuple[Token, ...], pronoun: int) -> bool:
-    """A telling verb before the person told, a name of a few words ("assured Aston Villa manager Tim Sherwood
-    he will not ...")."""
+    """A verb of saying or telling a few words before the pronoun ("said last week he did not", "assured Aston
+    Villa manager Tim Sherwood he will not"): what follows is what was said, a clause of its own."""
     for k in range(pronoun - 1, max(-1, pronoun - 8), -1):
         if tokens[k].is_punct:
             return False
-        if tokens[k].lemma in _TELLING:
+        if tokens[k].lemma in _TELLING or (tokens[k].lemma in _SAYING and pronoun - k <= 3):
             return True
     return False
 
@@ -231,7 +231,7 @@ def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
     if i < 3 or not (tokens[i - 1].lemma in _HELPERS and tokens[i - 2].lemma in _PRONOUNS
                      and tokens[i - 3].content and not tokens[i - 3].is_number):
         return False
-    if tokens[i - 3].lemma in _SAYING or _told(tokens, i - 2):
+    if _told(tokens, i - 2):
         return False
     return i >= 4 or any(t.lemma in _VERBS_AFTER for t in tokens[i + 2:])
 

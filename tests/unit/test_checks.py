@@ -114,3 +114,16 @@ def test_a_value_written_otherwise_must_be_the_same_value():
     assert not numbers_with_guard("SEPA Instant transfers cost €1 each.",
                                   "SEPA Instant transfers cost €0.50 each.").passed
     assert numbers_with_guard("The fund holds $30M.", "The fund holds $30 million.").passed
+
+
+def test_a_date_matches_its_day_written_without_the_year_where_the_passages_state_the_year():
+    given = passage_quantities(["Season 2 returns in March 2019.", "Episodes air weekly from March 4th."])
+    assert number_check("It aired on March 4, 2019.", given).passed
+    assert not number_check("It aired on March 4, 2018.", given).passed  # 2018 is nowhere
+    assert not number_check("It aired on March 5, 2019.", given).passed
+
+
+def test_a_quote_with_an_elision_is_found_part_by_part_in_order():
+    passages = [Passage(id="p1", text="The critic called the video mature, tasteful, and, dare we say it, sexy.")]
+    assert quote_check('The critic called the video "mature, tasteful, and [...] sexy".', passages).passed
+    assert not quote_check('The critic called it "sexy [...] mature, tasteful".', passages).passed

@@ -110,3 +110,22 @@ def test_a_question_gives_no_subject_and_dummy_it_stays():
     assert texts[1] == "It's a long time ago."
     texts = [c.text for c in decompose("Sales of the album haven't changed much but it seems sales rose in May.")]
     assert texts == ["Sales of the album haven't changed much.", "It seems sales rose in May."]
+
+
+def test_v_and_quoted_titles_do_not_split_a_claim():
+    assert len(decompose("The court ruled on Brown v. Board of Education in 1954.")) == 1
+    texts = [c.text for c in decompose('The first, titled "Memorials: Passages, and anecdotes", was published in 1865.')]
+    assert texts == ['The first, titled "Memorials: Passages, and anecdotes", was published in 1865.']
+
+
+def test_a_name_without_a_verb_is_no_clause_and_a_verb_first_clause_takes_the_subject():
+    assert [c.text for c in decompose("She is a cousin of Prince William, Duke of Cambridge, and Prince Harry.")] == [
+        "She is a cousin of Prince William, Duke of Cambridge, and Prince Harry."]
+    assert [c.text for c in decompose("The band was touring Japan, and had already finished the album.")] == [
+        "The band was touring Japan.", "The band had already finished the album."]
+
+
+def test_an_elision_is_no_citation_marker():
+    claim = decompose('Critics called the video "mature, tasteful, and [...] sexy" [p1].')[0]
+    assert claim.text == 'Critics called the video "mature, tasteful, and [...] sexy".'
+    assert cited_markers('Critics called it "mature [...] sexy" [p1].') == ["p1"]

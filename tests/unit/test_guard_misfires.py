@@ -104,3 +104,10 @@ def test_polarity_reads_the_clause_the_negation_is_in(claim, passage):
 ])
 def test_polarity_still_fires_across_those_clauses(claim, passage):
     assert polarity.check(claim, sentences(passage), {"p1": passage}).fired
+
+
+def test_a_negation_after_a_verb_of_saying_counts_on_both_sides():
+    passage = "Manager Ana Ruiz said last week she did not expect the striker to be fit for Sunday."
+    result = polarity.check("Ana Ruiz said she did not expect the striker to be fit for Sunday.", sentences(passage),
+                            {"p1": passage})
+    assert not result.fired, result
