@@ -8,7 +8,10 @@ bootstrap standard error of the best is as good as the best on this much data,
 and among those the row that flags the fewest responses wins (then the higher
 tau_c: fewer CONTRADICTED). A monitor that cries wolf is switched off, so when
 the data cannot tell two settings apart, the quieter one is chosen. Remaining
-ties go to the row closest to the shipped defaults, static mode first.
+ties go to the row closest to the shipped defaults, static mode first. The
+shipped thresholds stay when they are within one standard error of that choice
+and flag no more than it: new scores that move the best row by less than the
+noise do not move the defaults (every move is a new scorer version).
 """
 
 from __future__ import annotations
@@ -60,8 +63,13 @@ def choose(rows: list[Row], target: Target, default: Thresholds, noise: float = 
     if target.floor is None:
         best = max(value(r, "balanced_accuracy") for r in rows)
         near = [r for r in rows if value(r, "balanced_accuracy") >= best - noise]
-        return min(near, key=lambda r: (r.flagged, -r.tau_contradiction, -value(r, "balanced_accuracy"),
-                                        _closeness(r, default)))
+        chosen = min(near, key=lambda r: (r.flagged, -r.tau_contradiction, -value(r, "balanced_accuracy"),
+                                          _closeness(r, default)))
+        shipped = next((r for r in rows if r.thresholds == default), None)
+        if (noise and shipped is not None and shipped.flagged <= chosen.flagged
+                and value(shipped, "balanced_accuracy") >= value(chosen, "balanced_accuracy") - noise):
+            return shipped
+        return chosen
     other = "precision" if target.metric == "recall" else "recall"
     meeting = [r for r in rows if value(r, target.metric) >= target.floor]
     if not meeting:

@@ -85,3 +85,15 @@ def test_calibrate_writes_a_config_that_groundwatch_loads(tiny_onnx, tmp_path):
     default = report["headline"]["balanced_accuracy"]
     error = document["calibration"]["standard_error"]
     assert document["calibration"]["metrics"]["balanced_accuracy"] >= default - error
+
+
+def test_the_shipped_thresholds_stay_when_the_choice_is_within_noise_of_them():
+    shipped = Thresholds(0.7, 0.95, "tiered", pivot=0.5)
+    rows = [row("static", 0.8, 0.95, bal=0.781, flagged=0.46), row("tiered", 0.7, 0.7, bal=0.7714, flagged=0.410),
+            Row("tiered", 0.7, 0.95, 0.5, 0.7704, 0.5, 0.5, None, 0.404)]
+    assert choose(rows, Target("balanced_accuracy"), shipped, noise=0.0101).thresholds == shipped
+    # a louder shipped row, or one further than the noise from the choice, gives way
+    louder = rows[:2] + [Row("tiered", 0.7, 0.95, 0.5, 0.7704, 0.5, 0.5, None, 0.43)]
+    assert choose(louder, Target("balanced_accuracy"), shipped, noise=0.0101).tau_contradiction == 0.7
+    worse = rows[:2] + [Row("tiered", 0.7, 0.95, 0.5, 0.760, 0.5, 0.5, None, 0.40)]
+    assert choose(worse, Target("balanced_accuracy"), shipped, noise=0.0101).tau_contradiction == 0.7
