@@ -22,8 +22,15 @@ _QUOTE = re.compile(r"[\"“”„«»]([^\"“”„«»]{3,400})[\"“”„«
 _QUOTE_CHARS = str.maketrans({c: '"' for c in "“”„«»"} | {c: "'" for c in "‘’`"})
 
 
+# Typography that does not change the words: any dash is "-", and no space before closing punctuation or
+# inside brackets ("Mockingjay – Part 2" is "Mockingjay — Part 2"; tokenised text writes "memorials : Passages").
+_DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
+_SPACE_BEFORE = re.compile(r" (?=[,.;:!?)\]])|(?<=[(\[]) ")
+
+
 def _normalise(text: str) -> str:
-    return " ".join(text.translate(_QUOTE_CHARS).lower().split()).strip(" .,;:!?")
+    folded = " ".join(text.translate(_QUOTE_CHARS).translate(_DASHES).lower().split())
+    return _SPACE_BEFORE.sub("", folded).strip(" .,;:!?")
 
 
 _ELISION = re.compile(r"\s*(?:\[\s*(?:\.{3}|…)\s*\]|\.{3}|…)\s*")

@@ -127,3 +127,11 @@ def test_a_quote_with_an_elision_is_found_part_by_part_in_order():
     passages = [Passage(id="p1", text="The critic called the video mature, tasteful, and, dare we say it, sexy.")]
     assert quote_check('The critic called the video "mature, tasteful, and [...] sexy".', passages).passed
     assert not quote_check('The critic called it "sexy [...] mature, tasteful".', passages).passed
+
+
+def test_a_quote_is_verbatim_whatever_its_dashes_and_the_spaces_before_punctuation():
+    passages = [Passage(id="p1", text='He died while filming "Mockingjay — Part 2". His daughter wrote "Booth '
+                        'memorials : Passages, incidents ( and anecdotes )".')]
+    assert quote_check('He was filming "Mockingjay – Part 2" then.', passages).passed
+    assert quote_check('She wrote "Booth memorials: Passages, incidents (and anecdotes)".', passages).passed
+    assert not quote_check('She wrote "Booth memorials: Passages and incidents".', passages).passed
