@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from groundwatch.evaluation.metrics import confusion, rates
+from groundwatch.evaluation.metrics import bootstrap_draws
 from groundwatch.evaluation.sweep import Row
 from groundwatch.scorers.files import output_path
 from groundwatch.scorers.thresholds import MODES, Thresholds
@@ -80,14 +80,7 @@ def choose(rows: list[Row], target: Target, default: Thresholds, noise: float = 
 
 def standard_error(y_true, y_pred, resamples: int, seed: int = 0) -> float:
     """The bootstrap standard deviation of balanced accuracy over resamples of the responses."""
-    t, p = np.asarray(y_true, bool), np.asarray(y_pred, bool)
-    rng = np.random.default_rng(seed)
-    draws = []
-    for _ in range(resamples):
-        idx = rng.integers(0, len(t), len(t))
-        value = rates(confusion(t[idx], p[idx]))["balanced_accuracy"]
-        if value is not None:
-            draws.append(value)
+    draws = bootstrap_draws(y_true, y_pred, resamples=resamples, seed=seed)["balanced_accuracy"]
     return float(np.std(draws)) if len(draws) > 1 else 0.0
 
 

@@ -74,6 +74,24 @@ def binary_metrics(y_true, y_pred, scores) -> dict:
     return out
 
 
+def bootstrap_draws(y_true, y_pred, scores=None, resamples: int = 1000, seed: int = 0) -> dict[str, list[float]]:
+    """Each headline metric over `resamples` resamples of the responses, undefined values dropped; AUROC only
+    with `scores`. Interval and standard error (evaluation/calibrate.py) come from the same draws."""
+    t, p = np.asarray(y_true, bool), np.asarray(y_pred, bool)
+    s = None if scores is None else np.asarray(scores, np.float64)
+    n = len(t)
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[float]] = {m: [] for m in HEADLINE}
+    for _ in range(resamples):
+        idx = rng.integers(0, n, n)
+        values = rates(confusion(t[idx], p[idx]))
+        values["auroc"] = None if s is None else auroc(t[idx], s[idx])
+        for m in HEADLINE:
+            if values[m] is not None:
+                draws[m].append(values[m])
+    return draws
+
+
 def bootstrap(y_true, y_pred, scores, resamples: int = 1000, seed: int = 0,
               level: float = 0.95) -> dict[str, list[float] | None]:
     """Percentile intervals of the headline metrics over resamples of the responses.
@@ -82,19 +100,9 @@ def bootstrap(y_true, y_pred, scores, resamples: int = 1000, seed: int = 0,
     draw and undefined values are dropped per metric; scipy's takes one statistic, defaults
     to BCa and draws differently, so the recorded intervals would move.
     """
-    t, p, s = np.asarray(y_true, bool), np.asarray(y_pred, bool), np.asarray(scores, np.float64)
-    n = len(t)
-    if n == 0:
+    if len(y_true) == 0:
         return {m: None for m in HEADLINE}
-    rng = np.random.default_rng(seed)
-    draws: dict[str, list[float]] = {m: [] for m in HEADLINE}
-    for _ in range(resamples):
-        idx = rng.integers(0, n, n)
-        values = rates(confusion(t[idx], p[idx]))
-        values["auroc"] = auroc(t[idx], s[idx])
-        for m in HEADLINE:
-            if values[m] is not None:
-                draws[m].append(values[m])
+    draws = bootstrap_draws(y_true, y_pred, scores, resamples, seed)
     alpha = (1 - level) / 2
     return {m: ([float(np.quantile(v, alpha)), float(np.quantile(v, 1 - alpha))] if len(v) >= resamples // 2
                 else None) for m, v in draws.items()}
