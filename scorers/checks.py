@@ -19,17 +19,15 @@ from groundwatch.scorers.schema import Citation, Passage
 from groundwatch.scorers.text import content_words
 
 _QUOTE = re.compile(r"[\"“”„«»]([^\"“”„«»]{3,400})[\"“”„«»]|(?<![\w])['‘’]([^'‘’]{8,400})['‘’](?![\w])")
-_QUOTE_CHARS = str.maketrans({c: '"' for c in "“”„«»"} | {c: "'" for c in "‘’`"})
-
-
-# Typography that does not change the words: any dash is "-", and no space before closing punctuation or
-# inside brackets ("Mockingjay – Part 2" is "Mockingjay — Part 2"; tokenised text writes "memorials : Passages").
-_DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
+# Typography that does not change the words: quote marks of any style, any dash as "-", and no space before
+# closing punctuation or inside brackets ("Mockingjay – Part 2" is "Mockingjay — Part 2"; tokenised text
+# writes "memorials : Passages").
+_TYPOGRAPHY = str.maketrans({c: '"' for c in "“”„«»"} | {c: "'" for c in "‘’`"} | {c: "-" for c in "‐‑‒–—―−"})
 _SPACE_BEFORE = re.compile(r" (?=[,.;:!?)\]])|(?<=[(\[]) ")
 
 
 def _normalise(text: str) -> str:
-    folded = " ".join(text.translate(_QUOTE_CHARS).translate(_DASHES).lower().split())
+    folded = " ".join(text.translate(_TYPOGRAPHY).lower().split())
     return _SPACE_BEFORE.sub("", folded).strip(" .,;:!?")
 
 
