@@ -105,7 +105,8 @@ final() {
         --half report --combiner "$out/combiner-$tag.json" --resamples "$resamples" \
         --output "$out/report-$tag.json" > "$out/report-$tag.txt"
     with_chunking "$c" nice -n 5 groundwatch eval --config "$out/calibration-$tag.json" "${redecide[@]}" \
-        --half report --guards both --resamples "$resamples" --output "$out/guards-$tag.json" > "$out/guards-$tag.txt"
+        --half report --combiner "$out/combiner-$tag.json" --guards both --resamples "$resamples" \
+        --output "$out/guards-$tag.json" > "$out/guards-$tag.txt"
     sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-$tag.txt"
     if [ -n "${FIGURES_DIR:-}" ]; then
         cp "$out/report-$tag.json" "$FIGURES_DIR/verdict-rule-report.json"
