@@ -5,4 +5,6 @@
 if __name__ != "groundwatch.scorers":
     raise ModuleNotFoundError(f"No module named {__name__!r}: import groundwatch.scorers", name=__name__)
 
-SCORER_VERSION = "0.1.0"
+# The code part of every verdict's scorer version (scorers/version.py hashes the model and the settings):
+# raise it with any code change that can change a verdict, so new verdicts are stored and counted apart.
+SCORER_VERSION = "0.1.1"

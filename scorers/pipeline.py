@@ -181,9 +181,25 @@ class Scorer:
                                     derived_values(arithmetic) if arithmetic else None)
             if recorded(arithmetic):
                 checks.append(to_check(arithmetic))
-            out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks,
-                                      operand_form(claim.text, arithmetic)))
+            model_text = operand_form(claim.text, arithmetic)
+            if reason is None:
+                checks.extend(self._readable_check(model_text or claim.text))
+            out.append(_PreparedClaim(i, claim, severity(claim.text), reason, checks, model_text))
         return out
+
+    def _readable_check(self, text: str) -> list[Check]:
+        """What the model never read cannot be SUPPORTED: a claim too long to sit whole beside a premise is
+        cut, and a claim mostly of unknown tokens reads as nothing. The check caps; it convicts nothing."""
+        if self.pairs.rewrite is not None:
+            text = self.pairs.rewrite(text)
+        (n, unknown), room = self.backend.encoder.claim_tokens(text), self.backend.encoder.claim_room
+        if n > room:
+            detail = f"claim is {n} tokens; the model reads {room} beside a passage"
+        elif unknown and 2 * unknown >= n:
+            detail = f"the model cannot read {unknown} of the claim's {n} tokens"
+        else:
+            return []
+        return [Check("readable", False, detail, flag="claim_not_read")]
 
     def _prepare(self, response: Response, deadline: Deadline | None = None) -> _Prepared:
         """Claims, chunks and free checks; evidence is found once the whole batch is embedded.

@@ -41,7 +41,8 @@ class Evidence:
 
 @dataclass
 class Check:
-    name: str  # free checks: "quote", "numbers", "citation"; guards: "polarity", "dropped_condition", "arithmetic"
+    name: str  # free checks: "quote", "numbers", "citation"; "readable" (scorers/pipeline.py); guards: "polarity",
+    #            "dropped_condition", "arithmetic"
     passed: bool
     detail: str = ""
     # What a failed check asks for: None or NOT_ENOUGH_INFO caps SUPPORTED at NOT_ENOUGH_INFO; CONTRADICTED

@@ -105,6 +105,18 @@ class PairEncoder:
         ids, types = self.template.build(first[:keep_a], second[:keep_b])
         return PairEncoding(tuple(ids), tuple(types), pair)
 
+    @property
+    def claim_room(self) -> int:
+        """The most claim tokens read whole beside a premise window; a longer claim is cut (`longest_first`)."""
+        return self.max_length - max(WINDOW_SPARE, self.specials + 1) - MIN_WINDOW
+
+    def claim_tokens(self, claim: str) -> tuple[int, int]:
+        """(tokens, unknown tokens) of a claim: a word the vocabulary cannot spell, or one longer than the
+        tokenizer reads (WordPiece: 100 characters), is one unknown token, whatever it says."""
+        enc = self.tokenizer.encode(claim, add_special_tokens=False)
+        unknown = getattr(self.tokenizer.model, "unk_token", None)
+        return len(enc.ids), sum(t == unknown for t in enc.tokens) if unknown else 0
+
     def window_starts(self, n_premise: int, n_claim: int) -> tuple[list[int], int]:
         """Start token of each premise window and the window size; one window (start 0) when it fits."""
         # An input template's prefix and separator tokens (MiniCheck's "predict:") take room like specials.
