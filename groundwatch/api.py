@@ -82,7 +82,11 @@ def response_record(*, answer: str, passages: Sequence[str | Mapping[str, Any]],
     """A groundwatch.response.v1 record; passages given as plain strings get the ids p1, p2, ..."""
     if isinstance(passages, (str, bytes)) or isinstance(passages, Mapping):
         raise TypeError("passages: a list of passages (strings or {id, text} dicts), not a single one")
-    listed = [{"id": f"p{i}", "text": p} if isinstance(p, str) else dict(p) for i, p in enumerate(passages, 1)]
+    if not isinstance(passages, Iterable):
+        raise TypeError(f"passages: a list of passages (strings or {{id, text}} dicts), not {type(passages).__name__}")
+    # Anything else stays as given, for validation to name ("passages.2: ...").
+    listed = [{"id": f"p{i}", "text": p} if isinstance(p, str) else dict(p) if isinstance(p, Mapping) else p
+              for i, p in enumerate(passages, 1)]
     record = {"request_id": request_id or uuid.uuid4().hex, "question": question, "answer": answer,
               "passages": listed}
     record.update({k: v for k, v in fields.items() if v is not None})

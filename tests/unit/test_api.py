@@ -96,6 +96,11 @@ def test_invalid_input_names_the_record_and_field_before_anything_is_scored(chec
         checker.check(answer=ANSWER, passages=[{"id": "kb-7"}])
     with pytest.raises(TypeError, match="a list of passages"):
         checker.check(answer=ANSWER, passages=PASSAGE)  # one string would be a passage per character
+    with pytest.raises(TypeError, match="a list of passages .*, not NoneType"):
+        checker.check(answer=ANSWER, passages=None)
+    for odd in (5, None, ["a", "list"]):  # neither text nor a dict: validation names the position
+        with pytest.raises(InvalidResponse, match=r"check\(\): passages\.1: Input should be a valid dictionary"):
+            checker.check(answer=ANSWER, passages=[PASSAGE, odd])
     calls = checker._collector.calls
     with pytest.raises(InvalidResponse, match=r"records\[1\]: answer"):
         checker.check_many([_record(0), {"request_id": "x", "passages": [{"id": "a", "text": "t"}]}])
