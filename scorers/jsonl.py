@@ -26,10 +26,11 @@ class JsonlError(ValueError):
 
 
 def read_jsonl(path: str | Path, errors: Literal["raise", "yield"] = "raise") -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-blank line of a UTF-8 file, in file order."""
+    """(line number, value) for each non-blank line of a UTF-8 file, in file order. A byte-order mark
+    opening the file (editors write "UTF-8 with BOM") is not part of the first record."""
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', got {errors!r}")
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         for number, line in enumerate(f, start=1):
             if not line.strip():
                 continue

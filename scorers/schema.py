@@ -159,7 +159,7 @@ def parse_response(record: dict | str | bytes, *, max_bytes: int = 1_000_000, ma
             raise InvalidResponse(f"record is {len(record)} bytes, over the limit of {max_bytes}", "<record>",
                                   "too_large")
         try:
-            record = record.decode("utf-8")
+            record = record.decode("utf-8-sig")  # a byte-order mark before the record is not part of it
         except UnicodeDecodeError as exc:
             raise InvalidResponse(f"record is not UTF-8: {exc.reason}", "<record>", "not_json") from None
     if isinstance(record, str):

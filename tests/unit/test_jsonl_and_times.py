@@ -35,6 +35,14 @@ def test_yield_hands_back_the_error_and_reads_on(tmp_path):
     assert items[2] == (3, {"b": 2})
 
 
+def test_a_byte_order_mark_opening_the_file_is_not_part_of_the_first_record(tmp_path):
+    path = tmp_path / "with-bom.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"a": 1}\n\xef\xbb\xbf{"b": 2}\n')  # "UTF-8 with BOM"; a second mark is content
+    items = list(read_jsonl(path, errors="yield"))
+    assert items[0] == (1, {"a": 1})
+    assert isinstance(items[1][1], JsonlError) and items[1][0] == 2
+
+
 def test_unknown_policy_is_refused(tmp_path):
     with pytest.raises(ValueError):
         list(read_jsonl(_file(tmp_path, "{}\n"), errors="skip"))

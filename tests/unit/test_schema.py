@@ -10,7 +10,7 @@ GOOD = {"request_id": "r1", "answer": "A is B.", "passages": [{"id": "p1", "text
 
 
 def test_valid_record_parses_from_dict_str_and_bytes():
-    for form in (GOOD, json.dumps(GOOD), json.dumps(GOOD).encode()):
+    for form in (GOOD, json.dumps(GOOD), json.dumps(GOOD).encode(), b"\xef\xbb\xbf" + json.dumps(GOOD).encode()):
         assert parse_response(form).request_id == "r1"
 
 
