@@ -1,6 +1,7 @@
 """Split an answer into atomic claims, each with its character span in the answer.
 
-Sentences first, then clauses joined by ';', ', and', 'but', ', so' (and a
+Sentences first (Markdown headings and code blocks are not claims; markup is
+dropped from a claim's text), then clauses joined by ';', ', and', 'but', ', so' (and a
 short lead-in before ':'). Conditions (if / unless / subject to / only when /
 otherwise ...) stay attached to their predicate. A clause or sentence that
 starts with a pronoun gets the previous subject when the two agree in number
@@ -15,7 +16,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, ByteLRU
-from groundwatch.scorers.sentences import sentence_spans, strip_span
+from groundwatch.scorers.markdown import CODE, HEADING, plain
+from groundwatch.scorers.sentences import sentence_spans, sentences, strip_span
 
 __all__ = ["Claim", "ClaimCache", "cited_markers", "decompose", "given_claims", "sentence_spans"]
 
@@ -39,8 +41,12 @@ _DUMMY_IT = re.compile(
     r"true|worth|important|necessary|hard|difficult|easy|a long time|time)\b)", re.I)
 _CONTRACTION = {"'s": " is", "’s": " is", "'re": " are", "’re": " are"}
 _INTERJECTION = re.compile(
-    r"^(?:yes|no|correct|right|sure|actually|unfortunately|good news|(?:hi|hello|hey)(?: [A-Z]\w+)?)\s*[,:—-]\s*",
+    r"^(?:yes|no|correct|right|sure|actually|unfortunately|good news|(?:hi|hello|hey)(?: [A-Z]\w+)?"
+    r"|note|please note|tip|important|warning|caution|reminder|summary|in short|in summary|tl;dr|answer)"
+    r"\s*[,:—-]\s*",
     re.I)
+_LABELS = frozenset({"note", "please note", "tip", "important", "warning", "caution", "reminder", "summary",
+                     "in short", "in summary", "tl;dr", "answer"})  # also in _INTERJECTION
 _AUX = (r"is|are|was|were|be|been|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|"
         r"might|does|do|did|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|wouldn't|"
         r"couldn't|shouldn't|mustn't")
@@ -119,8 +125,10 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if _inside_quote(text, start, m.start()):
             continue  # a title or quotation is not split: "titled "Memorials: Passages, and ...""
         if m.group().startswith(":"):
-            # Only a short lead-in splits off ("Here's how it works: add-ons renew ...").
-            if sentence.words(cursor, m.start()) > 8 or not sentence.is_clause(m.end(), end):
+            # Only a short lead-in splits off ("Here's how it works: add-ons renew ..."); a label stays with
+            # what it labels, and is dropped with the interjections ("Note: gift cards are final").
+            if (sentence.words(cursor, m.start()) > 8 or not sentence.is_clause(m.end(), end)
+                    or text[cursor:m.start()].strip().lower() in _LABELS):
                 continue
         elif not (sentence.is_clause(cursor, m.start()) and sentence.is_clause(m.end(), end)):
             continue
@@ -189,9 +197,11 @@ def cited_markers(text: str) -> list[str]:
 def decompose(answer: str) -> list[Claim]:
     claims: list[Claim] = []
     subject = None
-    for s_start, s_end in sentence_spans(answer):
+    for s_start, s_end, kind in sentences(answer):
+        if kind in (HEADING, CODE):
+            continue  # a title or a code listing states nothing to check
         for c_start, c_end in clause_spans(answer, s_start, s_end):
-            raw = answer[c_start:c_end]
+            raw = plain(answer[c_start:c_end])
             text = _resolve_pronoun(_INTERJECTION.sub("", raw), subject)
             found = _subject(raw)
             subject = subject if found is None else found

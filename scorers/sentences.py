@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from groundwatch.scorers.markdown import PROSE, blocks
+
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "v.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
                   "St.", "approx.", "U.S.", "a.m.", "p.m.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.",
                   "Nov.", "Dec.", "Fig.", "No.")
@@ -51,21 +53,38 @@ def _list_number(text: str, start: int, dot: int, end: int) -> bool:
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    spans, start = [], 0
-    for m in _END.finditer(text):
+    """Sentence boundaries of `text`, its Markdown markers left out (scorers/markdown.py)."""
+    return [(start, end) for start, end, _ in sentences(text)]
+
+
+def sentences(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, block kind) of each sentence: prose is split into sentences; a heading, a table row
+    and a code block are one each."""
+    out = []
+    for block in blocks(text):
+        if block.kind == PROSE:
+            out.extend((s, e, PROSE) for s, e in _prose_spans(text, block.start, block.end))
+        else:
+            out.append((block.start, block.end, block.kind))
+    return out
+
+
+def _prose_spans(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    spans, first = [], start
+    for m in _END.finditer(text, start, stop):
         end = m.end()
-        if end < len(text):
+        if end < stop:
             if _is_abbreviation(text, end):
                 continue
             # A boundary needs a capital, digit or quote next: "click Forgot password? on the page" is one.
-            if not _NEXT_STARTS_SENTENCE.match(text, end):
+            if not _NEXT_STARTS_SENTENCE.match(text, end, stop):
                 continue
-            if _list_number(text, start, m.start(), end):
+            if _list_number(text, first, m.start(), end):
                 continue
-        spans.append((start, end))
-        start = end
-    if text[start:].strip():
-        spans.append((start, len(text)))
+        spans.append((first, end))
+        first = end
+    if text[first:stop].strip():
+        spans.append((first, stop))
     return [strip_span(text, s, e) for s, e in spans if text[s:e].strip()]
 
 
