@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, ByteLRU
-from groundwatch.scorers.markdown import CODE, HEADING, plain
+from groundwatch.scorers.markdown import NOT_CLAIMS, plain
 from groundwatch.scorers.sentences import sentence_spans, sentences, strip_span
 
 __all__ = ["Claim", "ClaimCache", "cited_markers", "decompose", "given_claims", "sentence_spans"]
@@ -67,6 +67,7 @@ _CLAUSE_START = re.compile(
 _SUBJECT_PRONOUNS = {"you", "i", "we", "he", "she", "it", "they", "this", "that", "there"}
 _WORD = re.compile(r"\S+")
 # (?<!\s): a whitespace run is tried once, from its start, not again from each of its characters.
+_BRACKET_CITATION = re.compile(r"\s*【[^【】\n]{1,40}】")  # "【1†source】", as some assistants cite
 _CITATION_MARK = re.compile(r"(?<!\s)\s*\[(?![.…\s]+\])([^\[\]]{1,40})\]")  # not "[...]": an elision
 
 
@@ -179,7 +180,7 @@ def _resolve_pronoun(raw: str, subject: str | None) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = _CITATION_MARK.sub("", text).strip()
+    text = _BRACKET_CITATION.sub("", _CITATION_MARK.sub("", text)).strip()
     text = _INTERJECTION.sub("", text) if len(_INTERJECTION.sub("", text).split()) >= 3 else text
     text = text.rstrip(",;: ")
     if text and text[0].islower():
@@ -198,8 +199,8 @@ def decompose(answer: str) -> list[Claim]:
     claims: list[Claim] = []
     subject = None
     for s_start, s_end, kind in sentences(answer):
-        if kind in (HEADING, CODE):
-            continue  # a title or a code listing states nothing to check
+        if kind in NOT_CLAIMS:
+            continue  # a title, a lead-in, a code listing or a list of sources states nothing to check
         for c_start, c_end in clause_spans(answer, s_start, s_end):
             raw = plain(answer[c_start:c_end])
             text = _resolve_pronoun(_INTERJECTION.sub("", raw), subject)

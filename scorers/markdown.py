@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PROSE, HEADING, TABLE, CODE = "prose", "heading", "table", "code"
+PROSE, ITEM, HEADING, LEAD_IN, TABLE, CODE, SOURCES = (
+    "prose", "item", "heading", "lead_in", "table", "code", "sources")
+NOT_CLAIMS = frozenset({HEADING, LEAD_IN, CODE, SOURCES})  # they state nothing of their own to check
 
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]+|$)")
@@ -26,25 +28,35 @@ _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 HEADING_WORDS = 20  # a longer "## ..." line is a page flattened into one line (scraped text), read as prose
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
+# "**Refund window**" alone on its line: a title (a bold sentence, with its full stop, is a claim).
+# No number: "**Refunds take 30 days**" is checked, as a decorative sentence with a number is.
+_BOLD_LINE = re.compile(r"(\*\*|__)(?=[^*_\n.!?\d]{1,60}:?\1:?[ \t]*$)(?:\S+[ \t]*){1,8}$")
+_SOURCES_LABEL = re.compile(
+    r"(?:#{1,6}[ \t]+)?(?:\*\*|__)?(?:sources?|references?|citations?|further reading|learn more|read more)"
+    r"[ \t]*(?:(:?[ \t]*(?:\*\*|__)?:?[ \t]*$)|:)", re.I)  # group 1: the label alone; else "Sources: kb-7"
+_FOOTNOTE = re.compile(r"[ \t]{0,3}\[\^[^\]\n]{1,40}\]:")
 
 
 @dataclass(frozen=True)
 class Block:
     start: int   # offsets in the text, markers and surrounding blanks excluded
     end: int
-    kind: str    # PROSE, HEADING (a table's header row too), TABLE (one row) or CODE (a fenced block, fences included)
+    kind: str    # PROSE, ITEM (a list item), HEADING (a table's header row too), LEAD_IN (the line ending in ":"
+                 # before a list or table), TABLE (one row), CODE (a fenced block, fences included) or
+                 # SOURCES (a footnote, or a line of a "Sources" section)
 
 
 def blocks(text: str) -> list[Block]:
     out: list[Block] = []
-    prose: list[int] | None = None  # [start, end] of the paragraph or list item being read
-    in_list = False  # since the last blank line, a list item was read
+    prose: list | None = None  # [start, end, kind] of the paragraph or list item being read
+    in_list = False     # since the last blank line, a list item was read
+    in_sources = False  # under a "Sources" / "References" label, until the next heading
     fence: tuple[str, int] | None = None
 
     def close_prose() -> None:
         nonlocal prose
         if prose:
-            out.append(Block(prose[0], prose[1], PROSE))
+            out.append(Block(*prose))
         prose = None
 
     pos = 0
@@ -76,10 +88,23 @@ def blocks(text: str) -> list[Block]:
             close_prose()
             continue
         heading = _HEADING.match(text, start, end)
-        if heading and len(text[heading.end():end].split()) <= HEADING_WORDS:
+        if heading and len(text[heading.end():end].split()) > HEADING_WORDS:
+            heading = None
+        if _SOURCES_LABEL.match(text, _skip_blanks(text, start, end), end) or _FOOTNOTE.match(text, start, end):
+            label = _SOURCES_LABEL.match(text, _skip_blanks(text, start, end), end)
+            in_sources = in_sources or bool(label and label.group(1) is not None)
             close_prose()
-            closing = _CLOSING_HASHES.search(text, heading.end(), end)
-            _add(out, text, heading.end(), closing.start() if closing else end, HEADING)
+            _add(out, text, start, end, SOURCES)
+            continue
+        if heading or _BOLD_LINE.match(text, _skip_blanks(text, start, end), end):
+            close_prose()
+            in_sources = False
+            closing = _CLOSING_HASHES.search(text, heading.end(), end) if heading else None
+            _add(out, text, heading.end() if heading else start, closing.start() if closing else end, HEADING)
+            continue
+        if in_sources:
+            close_prose()
+            _add(out, text, start, end, SOURCES)
             continue
         if _TABLE_ROW.match(text, start, end):
             close_prose()
@@ -93,13 +118,22 @@ def blocks(text: str) -> list[Block]:
             in_list = True
             start = item.end()
         if prose is None:
-            prose = [_skip_blanks(text, start, end), end]
+            prose = [_skip_blanks(text, start, end), end, ITEM if item else PROSE]
         else:
             prose[1] = end  # a soft-wrapped line, or a list item's continuation
     if fence:  # an unclosed fence runs to the end
         out.append(Block(fence[1], len(text.rstrip()), CODE))
     close_prose()
-    return sorted(out, key=lambda b: b.start)
+    return _lead_ins(text, sorted(out, key=lambda b: b.start))
+
+
+def _lead_ins(text: str, found: list[Block]) -> list[Block]:
+    """A paragraph ending in ":" right before a list or table introduces it ("The rules are:"): the
+    statements are the items."""
+    return [Block(b.start, b.end, LEAD_IN)
+            if b.kind == PROSE and text[b.start:b.end].endswith(":") and i + 1 < len(found)
+            and found[i + 1].kind in (ITEM, TABLE, HEADING)
+            else b for i, b in enumerate(found)]
 
 
 def _skip_blanks(text: str, start: int, end: int) -> int:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 
-from groundwatch.scorers.markdown import PROSE, blocks
+from groundwatch.scorers.markdown import ITEM, PROSE, blocks
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "v.", "Mr.", "Mrs.", "Ms.", "Dr.", "Inc.", "Ltd.", "Co.",
                   "St.", "approx.", "U.S.", "a.m.", "p.m.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.",
                   "Nov.", "Dec.", "Fig.", "No.")
 # (?<![.!?]): a match always takes the whole run, so starting inside a run could only fail again.
-_END = re.compile(r"(?<![.!?])[.!?]+[\"')\]”’]*(?:\s*\[[^\]]{1,40}\])*(?=\s|$)")
+_END = re.compile(r"(?<![.!?])[.!?]+[\"')\]”’*_]*(?:\s*\[[^\]]{1,40}\])*(?=\s|$)")  # *_: "**bold.**"
 _NEXT_STARTS_SENTENCE = re.compile(r"\s+[\"'“‘(\[]?[A-Z0-9]")
 _NUMBER_NEXT = re.compile(r"\s*\d")
 
@@ -58,12 +58,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def sentences(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, block kind) of each sentence: prose is split into sentences; a heading, a table row
-    and a code block are one each."""
+    """(start, end, block kind) of each sentence: prose and list items are split into sentences; any
+    other block (a heading, a table row, a code block ...) is one."""
     out = []
     for block in blocks(text):
-        if block.kind == PROSE:
-            out.extend((s, e, PROSE) for s, e in _prose_spans(text, block.start, block.end))
+        if block.kind in (PROSE, ITEM):
+            out.extend((s, e, block.kind) for s, e in _prose_spans(text, block.start, block.end))
         else:
             out.append((block.start, block.end, block.kind))
     return out

@@ -1,7 +1,7 @@
 """Markdown answers: claims come from the prose, never from its markers, headings or code."""
 
 from groundwatch.scorers.claims import decompose
-from groundwatch.scorers.markdown import CODE, HEADING, PROSE, TABLE, blocks, plain
+from groundwatch.scorers.markdown import CODE, HEADING, ITEM, LEAD_IN, PROSE, SOURCES, TABLE, blocks, plain
 from groundwatch.scorers.sentences import sentence_spans
 
 ANSWER = """## Refund policy
@@ -32,9 +32,9 @@ def kinds(text):
 
 def test_blocks_leave_out_markers_and_keep_offsets():
     found = kinds(ANSWER)
-    assert found[:4] == [(HEADING, "Refund policy"), (PROSE, "Here's what you need to know:"),
-                         (PROSE, "**Refunds** are available within 30 days of purchase [1]."),
-                         (PROSE, "Approved refunds go back to your original payment method\n   within 5 business days.[1]")]
+    assert found[:4] == [(HEADING, "Refund policy"), (LEAD_IN, "Here's what you need to know:"),
+                         (ITEM, "**Refunds** are available within 30 days of purchase [1]."),
+                         (ITEM, "Approved refunds go back to your original payment method\n   within 5 business days.[1]")]
     assert (PROSE, "Note: digital gift cards _cannot_ be refunded.") in found
     assert (HEADING, "| Plan | Refund window |") in found and (TABLE, "| Pro  | 30 days       |") in found
     assert [k for k, _ in found].count(CODE) == 1 and found[-1] == (PROSE, "I hope this helps!")
@@ -48,7 +48,6 @@ def test_a_list_item_without_a_full_stop_does_not_run_into_the_next_block():
 def test_claims_of_a_markdown_answer_are_its_sentences_in_plain_words():
     claims = [c.text for c in decompose(ANSWER)]
     assert claims == [
-        "Here's what you need to know.",
         "Refunds are available within 30 days of purchase.",
         "Approved refunds go back to your original payment method within 5 business days.",
         "Open Orders to request one.",
@@ -58,6 +57,20 @@ def test_claims_of_a_markdown_answer_are_its_sentences_in_plain_words():
     ]
     for claim in decompose(ANSWER):  # each span is where its words sit, markers outside it
         assert not ANSWER[claim.span[0]:claim.span[1]].startswith(("#", "-", ">", "1.", "2.", "|---"))
+
+
+def test_sources_footnotes_and_titles_are_not_claims():
+    answer = ("**Refund window**\nRefunds take 30 days 【1†source】.[^1]\n\n**Shipping is free.** It takes a week.\n\n"
+              "The rules are:\n- Keep the receipt\n\n[^1]: Refund policy, section 2.\n\n"
+              "Sources:\n- [Refund policy](https://example.com/refunds)\n- kb-7")
+    assert [c.text for c in decompose(answer)] == [
+        "Refunds take 30 days.", "Shipping is free.", "Shipping takes a week.", "Keep the receipt."]
+    assert [k for k, _ in kinds(answer)] == [HEADING, PROSE, PROSE, LEAD_IN, ITEM, SOURCES, SOURCES, SOURCES, SOURCES]
+    assert [c.text for c in decompose("Sources: kb-7, kb-9\nShipping is free.")] == ["Shipping is free."]
+    # A bold line with a number, or a sentence, is checked: it may be the answer itself.
+    assert [c.text for c in decompose("**Refunds take 30 days**")] == ["Refunds take 30 days."]
+    # A heading ends a sources section.
+    assert [c.text for c in decompose("## Sources\n- kb-7\n\n## Shipping\nShipping is free.")] == ["Shipping is free."]
 
 
 def test_plain_text_is_read_as_before():
