@@ -47,6 +47,17 @@ _INTERJECTION = re.compile(
     re.I)
 _LABELS = frozenset({"note", "please note", "tip", "important", "warning", "caution", "reminder", "summary",
                      "in short", "in summary", "tl;dr", "answer"})  # also in _INTERJECTION
+# The answer crediting the retrieved context ("According to the provided documents, ...", "The policy states
+# that ..."): what is checked is what follows, against those very passages. A named source ("According to
+# the WHO") stays: there the attribution is part of what is claimed.
+_CONTEXT = (r"(?:the |these |those |our |your |this |that )?(?:provided |given |available |retrieved |attached |above |"
+            r"following |relevant |official |company(?:'s)? )?(?:documents?|documentation|docs|context|sources?|"
+            r"information|passages?|excerpts?|text|knowledge base|articles?|policy|policies|guidelines?|handbook|"
+            r"faq|search results)(?: (?:provided|given|above|available|you shared))?")
+_ATTRIBUTION = re.compile(
+    rf"^(?:(?:according to|based on|as (?:stated|described|explained|mentioned|noted|outlined) in|per) {_CONTEXT}"
+    rf"\s*,\s*|{_CONTEXT} (?:states?|says?|mentions?|notes?|explains?|indicates?|confirms?|specif(?:y|ies)|"
+    rf"shows?|reads?) (?:that )?(?=\S))", re.I)
 _AUX = (r"is|are|was|were|be|been|has|have|had|can|cannot|can't|could|will|won't|would|should|must|may|"
         r"might|does|do|did|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|wouldn't|"
         r"couldn't|shouldn't|mustn't")
@@ -202,7 +213,7 @@ def decompose(answer: str) -> list[Claim]:
         if kind in NOT_CLAIMS:
             continue  # a title, a lead-in, a code listing or a list of sources states nothing to check
         for c_start, c_end in clause_spans(answer, s_start, s_end):
-            raw = plain(answer[c_start:c_end])
+            raw = _ATTRIBUTION.sub("", plain(answer[c_start:c_end]))
             text = _resolve_pronoun(_INTERJECTION.sub("", raw), subject)
             found = _subject(raw)
             subject = subject if found is None else found

@@ -17,6 +17,21 @@ RULES: list[tuple[str, str]] = [
     ("offer_of_help", r"(i )?hope (this|that) helps.*"),
     ("offer_of_help", r"(is there )?anything else (i|we) can (help|do).*"),
     ("offer_of_help", r"if you have (any )?(other |more |further )?questions.*"),
+    ("offer_of_help", r"((i'd|i would|i'll|i will|i'm|i am|we'd|we'd be|we are) )?(be )?(always )?(happy|glad) to "
+                      r"help( (with that|further|you))?[!. ]*"),
+    ("offer_of_help", r"(would you like|do you want|do you need|shall i|should i) (me to|more|any|further|a|an|"
+                      r"help|the)\b.*\?"),
+    ("offer_of_help", r"(does|did) (that|this) (answer|help|clarify)\b.*\?"),
+    ("abstention", r"((i'm|i am) sorry,? (but )?)?i (don't|do not|couldn't|could not|can't|cannot|wasn't able "
+                   r"to|was unable to|am unable to|am not able to) (have|find|see|locate|answer|determine|confirm)"
+                   r"( any)? (information|details|anything|any mention|a mention|data|an answer|that)\b.*"),
+    ("abstention", r"(the|these|those|your) (provided |given |available |retrieved )?(documents?|context|sources?|"
+                   r"passages?|information|documentation|search results)( provided| given| you shared)? "
+                   r"(don't|do not|doesn't|does not|didn't|did not) (mention|say|cover|contain|include|specify|"
+                   r"provide|address|state|discuss)\b.*"),
+    ("abstention", r"there (is|are|was|were) no (information|mention|details?|data)\b.* (in|from) (the|these|your) "
+                   r"(provided |given |available |retrieved )?(documents?|context|sources?|passages?|documentation|"
+                   r"search results)\b.*"),
     ("hedge", r"(i think|i believe|i'm not (entirely )?sure|i am not sure|i may be wrong|it depends)[,.!]*"),
     ("hedge", r"(please )?(note|keep in mind) that (this|policies|details) (may|might|can) (change|vary).*"),
     ("hedge", r"(this|that) (may|might|can) vary.*"),
@@ -29,6 +44,9 @@ RULES: list[tuple[str, str]] = [
     ("filler", r"(great|good) question[!. ]*"),
     ("filler", r"(sure|certainly|of course|absolutely)[!,. ]*(here('s| is) (what|how).*)?"),
     ("filler", r"here('s| is) (what|how) [\w ']{0,40}:?"),
+    ("filler", r"here (are|is) (the|some|a few|a) (details|steps|key points|options|information|answer|summary|"
+               r"short answer|main points|relevant details)[.:!]*"),
+    ("filler", r"let me (explain|clarify|break (it|this|that) down|summari[sz]e|walk you through (it|this|that))[.:!]*"),
     ("bare_answer", r"(yes|no|correct|right|exactly|indeed|that's right|not quite)[.!]?"),
 ]
 

@@ -129,3 +129,14 @@ def test_an_elision_is_no_citation_marker():
     claim = decompose('Critics called the video "mature, tasteful, and [...] sexy" [p1].')[0]
     assert claim.text == 'Critics called the video "mature, tasteful, and [...] sexy".'
     assert cited_markers('Critics called it "mature [...] sexy" [p1].') == ["p1"]
+
+
+def test_an_answer_crediting_the_passages_is_checked_for_what_it_credits_them_with():
+    assert texts("According to the provided documents, refunds take 30 days. They are paid to your card.") == [
+        "Refunds take 30 days.", "Refunds are paid to your card."]
+    assert texts("The policy states that refunds take 30 days.") == ["Refunds take 30 days."]
+    assert texts("Per the documentation, the API allows 100 requests per minute.") == [
+        "The API allows 100 requests per minute."]
+    # A named source is part of the claim: "According to the WHO" is not "according to the passages".
+    assert texts("According to the WHO, masks reduce transmission.") == [
+        "According to the WHO, masks reduce transmission."]

@@ -13,6 +13,15 @@ from groundwatch.scorers.severity import severity
     ("This is documented in the runbook.", "pointer"),
     ("I'm not sure.", "hedge"),
     ("Please note that policies may change.", "hedge"),
+    ("I'd be happy to help with that.", "offer_of_help"),
+    ("Would you like more details?", "offer_of_help"),
+    ("Does that answer your question?", "offer_of_help"),
+    ("Here are the details.", "filler"),
+    ("Let me explain.", "filler"),
+    ("I'm sorry, I don't have information about that.", "abstention"),
+    ("I couldn't find anything about shipping in the documents.", "abstention"),
+    ("The provided documents don't mention shipping costs.", "abstention"),
+    ("There is no information about shipping in the context.", "abstention"),
 ])
 def test_decorative_sentences_are_recognised(sentence, reason):
     assert decorative_reason(sentence) == reason
@@ -23,6 +32,9 @@ def test_decorative_sentences_are_recognised(sentence, reason):
     "Let me know by 5 May if you want the refund.",  # carries a date: checkable
     "The runbook says to restart the service first.",
     "Thanks to caching, pages load in under 200 ms.",
+    "We don't have data centres in Asia.",  # the company speaking: a claim
+    "The warranty does not cover water damage.",  # a passage's content, not the answer's sources
+    "The documents don't mention the 2024 prices.",  # a number: checked
 ])
 def test_checkable_sentences_are_not_decorative(sentence):
     assert decorative_reason(sentence) is None
