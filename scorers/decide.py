@@ -17,7 +17,8 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
     CONTRADICTED needs the model's contradiction: on a premise, above its threshold and beating the best
     entailment; or on the very sentence a failed guard flagged (its most likely label there). Or a failed
     check that carries a verified mismatch (scorers/guards/mismatch.py). Any other failed check, a guard's
-    included whatever verdict it names, turns SUPPORTED into NOT_ENOUGH_INFO and convicts nothing.
+    included whatever verdict it names, turns SUPPORTED into NOT_ENOUGH_INFO and convicts nothing. A failed
+    "readable" check (the model could not read the claim) also takes back the model's own CONTRADICTED.
     Under a two-way model (`thresholds.model_contradicts` False) the verified mismatch is the only way."""
     flags: list[str] = []
     if not evidence:
@@ -41,10 +42,13 @@ def decide(evidence: list[Evidence], checks: list[Check], thresholds: Thresholds
             verdict = Verdict.NOT_ENOUGH_INFO
         if any(e is not c for e in entailing for c in contradicting):
             flags.append("conflicting_evidence")
+    unread = any(c.name == "readable" and not c.passed for c in checks)
+    if unread and verdict is Verdict.CONTRADICTED:
+        verdict = Verdict.NOT_ENOUGH_INFO  # the model's reading of a claim it could not read convicts nothing
     if verdict is not Verdict.CONTRADICTED and any(not c.passed and verified(c.found) for c in checks):
         verdict = Verdict.CONTRADICTED
         flags.append("contradicted_by_check")
-    elif verdict is not Verdict.CONTRADICTED and thresholds.model_contradicts and any(
+    elif verdict is not Verdict.CONTRADICTED and thresholds.model_contradicts and not unread and any(
             not c.passed and c.name in GUARDS and _model_contradicts(c, evidence) for c in checks):
         verdict = Verdict.CONTRADICTED
         flags.append("contradicted_on_flagged_sentence")

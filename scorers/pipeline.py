@@ -33,6 +33,7 @@ from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
 from groundwatch.scorers.guards.arithmetic import derived_values, operand_form
 from groundwatch.scorers.guards.lemmas import warmup as lemma_warmup
 from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
+from groundwatch.scorers.language import not_english
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
@@ -189,7 +190,8 @@ class Scorer:
 
     def _readable_check(self, text: str) -> list[Check]:
         """What the model never read cannot be SUPPORTED: a claim too long to sit whole beside a premise is
-        cut, and a claim mostly of unknown tokens reads as nothing. The check caps; it convicts nothing."""
+        cut, a claim mostly of unknown tokens reads as nothing, and an English-only model reads a claim in
+        another language by its shared words. The check caps; it convicts nothing."""
         if self.pairs.rewrite is not None:
             text = self.pairs.rewrite(text)
         (n, unknown), room = self.backend.encoder.claim_tokens(text), self.backend.encoder.claim_room
@@ -197,6 +199,8 @@ class Scorer:
             detail = f"claim is {n} tokens; the model reads {room} beside a passage"
         elif unknown and 2 * unknown >= n:
             detail = f"the model cannot read {unknown} of the claim's {n} tokens"
+        elif self.backend.kind.languages == ("en",) and (language := not_english(text)):
+            detail = f"the claim reads as {language}; the model reads English only"
         else:
             return []
         return [Check("readable", False, detail, flag="claim_not_read")]

@@ -63,7 +63,8 @@ def main(argv=None) -> None:
     validation, calibration = held_out_pairs(args.nli_data, args.parity_pairs) if args.nli_data.is_dir() else ([], [])
     if args.output.exists():
         shutil.rmtree(args.output)
-    export_checkpoint(checkpoint, args.output, args.precision, opset=17, calibration=calibration)
+    # Trained on English pairs only: a claim in another language is read by its shared words.
+    export_checkpoint(checkpoint, args.output, args.precision, opset=17, calibration=calibration, languages=("en",))
     size_mb = (args.output / "model.onnx").stat().st_size / 1e6
     if size_mb > MAX_MB and args.output.resolve() == DEFAULT_MODEL_DIR.resolve():  # the repository's budget
         raise SystemExit(f"{args.precision} model is {size_mb:.1f} MB, over the {MAX_MB} MB budget")

@@ -29,6 +29,9 @@ def register(sub) -> None:
                         "'predict: {premise}{eos}{claim}')")
     p.add_argument("--max-length", type=positive_int, metavar="N",
                    help="the model's input window in tokens (default: from the tokenizer and position embeddings)")
+    p.add_argument("--languages", metavar="CODES", type=lambda v: tuple(c.strip() for c in v.split(",") if c.strip()),
+                   help="the languages the model reads, e.g. 'en' (recorded in export.json; with exactly 'en', "
+                        "a claim in another language is never SUPPORTED; default: not recorded)")
     p.add_argument("--opset", type=int, default=17, help="ONNX opset version")
     p.set_defaults(func=run)
 
@@ -50,7 +53,8 @@ def run(args) -> int:
     try:
         out = export_checkpoint(args.checkpoint, args.output, args.precision, args.opset, kind=args.kind,
                                 supported_label=args.supported_label, unsupported_label=args.unsupported_label,
-                                input_template=args.input_template, max_length=args.max_length)
+                                input_template=args.input_template, max_length=args.max_length,
+                                languages=args.languages)
         kind = read_kind(out)
     except ModelLoadError as exc:
         return fail(str(exc))

@@ -107,6 +107,9 @@ class ModelKind:
     # How a pair becomes one input: "predict: {premise}</s>{claim}"; None: the tokenizer's own pair template.
     template: str | None = None
     max_length: int | None = None  # the model's input window in tokens; None: not recorded
+    # The languages it reads ("en"): a claim in another is never SUPPORTED (the readable check). None: not
+    # recorded, any language is read.
+    languages: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if self.name not in KINDS:
@@ -141,7 +144,8 @@ class ModelKind:
         return [NLIScores(float(row[s]), float(1.0 - row[s]), 0.0) for row in probs]
 
     def to_record(self) -> dict:
-        return {"kind": self.name, "labels": self.labels, "input": self.template, "max_length": self.max_length}
+        record = {"kind": self.name, "labels": self.labels, "input": self.template, "max_length": self.max_length}
+        return record if self.languages is None else {**record, "languages": list(self.languages)}
 
 
 def read_kind(model_dir: Path) -> ModelKind:
@@ -160,10 +164,11 @@ def read_kind(model_dir: Path) -> ModelKind:
         return ModelKind("nli3", read_label_order(model_dir))
     kind = record["kind"]
     max_length = record.get("max_length")
+    languages = tuple(record["languages"]) if record.get("languages") else None
     if kind == "nli3":  # the label order stays config.json's, as for every three-way model
-        return ModelKind("nli3", read_label_order(model_dir), record.get("input"), max_length)
+        return ModelKind("nli3", read_label_order(model_dir), record.get("input"), max_length, languages)
     labels = {str(k): int(v) for k, v in (record.get("labels") or {}).items()}
-    return ModelKind(kind, labels, record.get("input"), max_length)
+    return ModelKind(kind, labels, record.get("input"), max_length, languages)
 
 
 def _export_record(model_dir: Path) -> dict:

@@ -22,7 +22,7 @@ import inspect
 import json
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -114,10 +114,12 @@ def _calibration_batches(tokenizer, pairs: list[tuple[str, str]], max_length: in
 def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", opset: int = 17,
                       calibration: list[tuple[str, str]] | None = None, kind: str | None = None,
                       supported_label: str | None = None, unsupported_label: str | None = None,
-                      input_template: str | None = None, max_length: int | None = None) -> Path:
+                      input_template: str | None = None, max_length: int | None = None,
+                      languages: tuple[str, ...] | None = None) -> Path:
     """Export; `calibration` (training pairs, never evaluation sets) is required for int8-static.
     The kind (nli3, grounding2, seq2seq), its labels, input template and window are read from the
-    checkpoint or given (scorers/nli/export_kind.py) and recorded in export.json."""
+    checkpoint or given (scorers/nli/export_kind.py) and recorded in export.json, with the languages the
+    model reads when given."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {PRECISIONS}")
     if precision == "int8-static" and not calibration:
@@ -128,6 +130,8 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
     tokenizer = fast_tokenizer(checkpoint)
     plan = export_plan(checkpoint, config, tokenizer, kind, supported_label, unsupported_label, input_template,
                        max_length)
+    if languages:
+        plan = replace(plan, kind=replace(plan.kind, languages=tuple(languages)))
     if precision == "int8-static" and (plan.kind.name != "nli3" or plan.kind.template):
         raise ValueError("int8-static calibrates on NLI pairs: use it for nli3 models read as pairs")
     model = load_reference(checkpoint, plan)

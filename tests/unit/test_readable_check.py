@@ -1,11 +1,15 @@
 """The readable check: a claim the model cannot read whole is never SUPPORTED (scorers/pipeline.py)."""
 
+from dataclasses import replace
+
 import pytest
 
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.pipeline import Scorer
-from groundwatch.scorers.records import Verdict
+from groundwatch.scorers.decide import decide
+from groundwatch.scorers.records import Check, Evidence, Verdict
+from groundwatch.scorers.thresholds import Thresholds
 from groundwatch.scorers.schema import parse_response
 
 SETTINGS = dict(use_embeddings=False, context_conflicts=False, polarity_form=False)
@@ -77,3 +81,23 @@ def test_a_few_unknown_tokens_do_not_fail_the_check(backend):
     assert 2 * unknown < n
     claim = _only_claim(backend, text, text)
     assert not any(c.name == "readable" for c in claim.checks)
+
+
+def test_a_claim_in_another_language_than_the_model_reads_is_never_judged_by_it(backend, monkeypatch):
+    german = "Rückerstattungen sind nicht möglich."
+    assert not any(c.name == "readable" for c in _only_claim(backend, german, german).checks)  # languages unknown
+    monkeypatch.setattr(backend, "kind", replace(backend.kind, languages=("en",)))
+    claim = _only_claim(backend, german, german)  # word for word: the fake model entails it
+    assert claim.entailment > 0.9 and claim.verdict is Verdict.NOT_ENOUGH_INFO
+    [check] = [c for c in claim.checks if c.name == "readable"]
+    assert check.detail == "the claim reads as German; the model reads English only"
+    english = "Refunds are not possible."
+    assert _only_claim(backend, english, english).verdict is Verdict.SUPPORTED
+
+
+def test_an_unread_claim_is_not_contradicted_by_the_model():
+    unread = Check("readable", False, "the claim reads as German; the model reads English only", flag="claim_not_read")
+    contradicting = [Evidence(["p1"], [(0, 10)], 0.01, 0.01, 0.98, retrieval_score=0.9, kind="chunk")]
+    assert decide(contradicting, [], Thresholds())[0] is Verdict.CONTRADICTED
+    verdict, flags = decide(contradicting, [unread], Thresholds())
+    assert verdict is Verdict.NOT_ENOUGH_INFO and "failed_readable" in flags
