@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from groundwatch.scorers.sentences import sentence_spans
 
 _TERMINAL = re.compile(r"([.!?]+)[\"')”’]*(?:\s*\[[^\[\]]{1,40}\])*\s*$")
-_EMPTY_BULLET = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])[ \t]*$", re.M)
+# A list marker or quote mark left alone on its line by a cut ("2.", "-", "> ").
+_EMPTY_BULLET = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d+[.)])[ \t]*|>[ \t]*)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def strip_spans(text: str, spans: list[tuple[int, int]], remove: set[int]) -> st
     cuts: list[_Cut] = []
     for s0, s1 in sentences:
         members = sorted((tuple(spans[i]), i in remove) for i in range(len(spans))
-                         if s0 <= spans[i][0] < s1 and spans[i][1] > spans[i][0])
+                         if spans[i][0] < s1 and spans[i][1] > max(s0, spans[i][0]))  # overlaps it
         if any(removed for _, removed in members):
             cuts.extend(_sentence_cuts(text, s0, s1, members))
     out, cursor, capitalise = "", 0, False

@@ -172,3 +172,13 @@ def test_a_flag_rule_alone_raises_an_alert_with_its_action():
     assert alert["reasons"] == ["action_hedge"] and alert["action"]["rule"] == "conflicting_sources"
     v.action = ActionPolicy().decide(v)  # pass: no alert
     assert build_alert(v) is None
+
+
+def test_strip_of_markdown_claims_leaves_no_orphan_marker():
+    answer = ("## Refunds\n\n1. **Refunds** are available within 60 days [1].\n2. Approved refunds go back to your "
+              "card.\n\n> Note: gift cards are final.\n> - Vouchers expire after a year.\n\nThat is all.")
+    claims = decompose(answer)
+    assert [c.text for c in claims] == ["Refunds are available within 60 days.", "Approved refunds go back to your card.",
+                                        "Gift cards are final.", "Vouchers expire after a year.", "That is all."]
+    out = strip_spans(answer, [c.span for c in claims], {0, 2, 3})
+    assert out == "## Refunds\n\n2. Approved refunds go back to your card.\n\nThat is all."
