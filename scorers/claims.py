@@ -45,8 +45,6 @@ _INTERJECTION = re.compile(
     r"|note|please note|tip|important|warning|caution|reminder|summary|in short|in summary|tl;dr|answer)"
     r"\s*[,:—-]\s*",
     re.I)
-_LABELS = frozenset({"note", "please note", "tip", "important", "warning", "caution", "reminder", "summary",
-                     "in short", "in summary", "tl;dr", "answer"})  # also in _INTERJECTION
 # The answer crediting the retrieved context ("According to the provided documents, ...", "The policy states
 # that ..."): what is checked is what follows, against those very passages. A named source ("According to
 # the WHO") stays: there the attribution is part of what is claimed.
@@ -137,10 +135,11 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if _inside_quote(text, start, m.start()):
             continue  # a title or quotation is not split: "titled "Memorials: Passages, and ...""
         if m.group().startswith(":"):
-            # Only a short lead-in splits off ("Here's how it works: add-ons renew ..."); a label stays with
-            # what it labels, and is dropped with the interjections ("Note: gift cards are final").
+            # Only a short lead-in that is a clause splits off ("Here's how it works: add-ons renew ..."). A
+            # label stays with what it labels ("Enterprise plans: refunds take 60 days" is one claim, its
+            # condition kept), and "Note:" and the like are then dropped with the interjections.
             if (sentence.words(cursor, m.start()) > 8 or not sentence.is_clause(m.end(), end)
-                    or text[cursor:m.start()].strip().lower() in _LABELS):
+                    or not sentence.is_clause(cursor, m.start())):
                 continue
         elif not (sentence.is_clause(cursor, m.start()) and sentence.is_clause(m.end(), end)):
             continue

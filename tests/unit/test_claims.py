@@ -140,3 +140,12 @@ def test_an_answer_crediting_the_passages_is_checked_for_what_it_credits_them_wi
     # A named source is part of the claim: "According to the WHO" is not "according to the passages".
     assert texts("According to the WHO, masks reduce transmission.") == [
         "According to the WHO, masks reduce transmission."]
+
+
+def test_a_label_before_a_colon_stays_with_what_it_labels():
+    # Split off, "Enterprise customers." would be a claim of its own and the rest would lose its condition.
+    assert texts("Enterprise customers: refunds are available for 60 days with approval.") == [
+        "Enterprise customers: refunds are available for 60 days with approval."]
+    assert texts("- **Standard plan:** refunds are available within 30 days.") == [
+        "Standard plan: refunds are available within 30 days."]
+    assert texts("Important: backups run nightly.") == ["Backups run nightly."]
