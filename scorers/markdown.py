@@ -30,7 +30,8 @@ HEADING_WORDS = 20  # a longer "## ..." line is a page flattened into one line (
 _CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 # "**Refund window**" alone on its line: a title (a bold sentence, with its full stop, is a claim).
 # No number: "**Refunds take 30 days**" is checked, as a decorative sentence with a number is.
-_BOLD_LINE = re.compile(r"(\*\*|__)(?=[^*_\n.!?\d]{1,60}:?\1:?[ \t]*$)(?:\S+[ \t]*){1,8}$")
+_BOLD_LINE = re.compile(r"(\*\*|__)[^*_\n.!?\d]{1,60}:?\1:?[ \t]*$")
+TITLE_WORDS = 8
 _SOURCES_LABEL = re.compile(
     r"(?:#{1,6}[ \t]+)?(?:\*\*|__)?(?:sources?|references?|citations?|further reading|learn more|read more)"
     r"[ \t]*(?:(:?[ \t]*(?:\*\*|__)?:?[ \t]*$)|:)", re.I)  # group 1: the label alone; else "Sources: kb-7"
@@ -96,7 +97,8 @@ def blocks(text: str) -> list[Block]:
             close_prose()
             _add(out, text, start, end, SOURCES)
             continue
-        if heading or _BOLD_LINE.match(text, _skip_blanks(text, start, end), end):
+        if heading or (_BOLD_LINE.match(text, _skip_blanks(text, start, end), end)
+                       and len(text[start:end].split()) <= TITLE_WORDS):
             close_prose()
             in_sources = False
             closing = _CLOSING_HASHES.search(text, heading.end(), end) if heading else None
