@@ -7,4 +7,4 @@ if __name__ != "groundwatch.scorers":
 
 # The code part of every verdict's scorer version (scorers/version.py hashes the model and the settings):
 # raise it with any code change that can change a verdict, so new verdicts are stored and counted apart.
-SCORER_VERSION = "0.1.2"
+SCORER_VERSION = "0.1.3"

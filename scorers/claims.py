@@ -78,6 +78,9 @@ _WORD = re.compile(r"\S+")
 # (?<!\s): a whitespace run is tried once, from its start, not again from each of its characters.
 _BRACKET_CITATION = re.compile(r"\s*【[^【】\n]{1,40}】")  # "【1†source】", as some assistants cite
 _CITATION_MARK = re.compile(r"(?<!\s)\s*\[(?![.…\s]+\])([^\[\]]{1,40})\]")  # not "[...]": an elision
+# "(Source: Refund policy, section 4)", "(see the FAQ)": where to read more, not what is claimed; its numbers
+# are not the claim's either.
+_SOURCE_NOTE = re.compile(r"(?<!\s)\s*\((?:sources?|refs?\.?|references?|see|cf\.)[:\s][^()\n]{0,80}\)", re.I)
 
 
 class _Sentence:
@@ -190,7 +193,7 @@ def _resolve_pronoun(raw: str, subject: str | None) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = _BRACKET_CITATION.sub("", _CITATION_MARK.sub("", text)).strip()
+    text = _SOURCE_NOTE.sub("", _BRACKET_CITATION.sub("", _CITATION_MARK.sub("", text))).strip()
     text = _INTERJECTION.sub("", text) if len(_INTERJECTION.sub("", text).split()) >= 3 else text
     text = text.rstrip(",;: ")
     if text and text[0].islower():

@@ -134,9 +134,11 @@ DOCUMENT_NOUNS = frozenset({"note", "certificate", "receipt", "referral", "presc
 APPLICATION_VERBS = frozenset({"request", "apply", "ask", "extend", "qualify", "claim", "petition", "negotiate",
                                "arrange", "opt"})
 WEAK_MODALS = frozenset({"may", "can", "could", "might"})
-# Words in a claim that keep a modal weakening ("can request", "are eligible for", "on request").
+# Words in a claim that keep a modal weakening ("can request", "are eligible for", "on request", "a refund is
+# available": what is available is there to be asked for, not granted unasked).
 MODAL_KEEPERS = frozenset({"may", "can", "could", "might", "request", "apply", "ask", "eligible", "eligibility",
-                           "qualify", "option", "optional", "possible", "allow", "able", "extend", "extension"})
+                           "qualify", "option", "optional", "possible", "allow", "able", "extend", "extension",
+                           "available", "availability"})
 # Heads of groups whose scope a modifier can restrict ("Enterprise customers", "employees in Germany").
 # Population nouns only: a role ("owner", "admin", "manager") restricts by itself, not by a modifier.
 PARTY_NOUNS = frozenset({"customer", "client", "user", "employee", "member", "subscriber", "account", "workspace",

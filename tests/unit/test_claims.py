@@ -51,6 +51,16 @@ def test_inline_citation_markers_are_removed_from_claim_text_and_found():
     assert cited_markers(answer[claims[0].span[0]:claims[0].span[1]]) == ["p1"]
 
 
+def test_a_source_note_is_not_part_of_the_claim():
+    # its words and numbers are where to read more: "section 4" is no quantity the passages must state
+    answer = ("Refunds go to the original payment method (Source: Refund policy, section 4). "
+              "Shipping is free (see the FAQ). Returns take 14 days (ref. doc 2). Tea (see below) is hot.")
+    assert [c.text for c in decompose(answer)] == [
+        "Refunds go to the original payment method.", "Shipping is free.", "Returns take 14 days.", "Tea is hot."]
+    assert [c.text for c in decompose("Plans (seen as a bundle) cost $5 (sourced locally).")] == [
+        "Plans (seen as a bundle) cost $5 (sourced locally)."]
+
+
 def test_given_claims_are_used_as_given():
     claims = given_claims("A is B. C is D.", ["C is D.", "Not in answer"])
     assert [c.text for c in claims] == ["C is D.", "Not in answer"]
