@@ -249,6 +249,53 @@ def _proportion(tokens: tuple[Token, ...], i: int) -> tuple[float, str, int] | N
     return value, "%", j
 
 
+# A share of a group ("half of all tickets", "a quarter of orders", "three out of four customers", "one in ten"):
+# the share as a percentage, so "25% of orders" is found in "a quarter of all orders". Not before "a"/"an"/"one":
+# "a quarter of an hour" is a duration (_fraction).
+_SHARE_THE = frozenset({"the", "all", "our", "your", "their", "its", "his", "her", "these", "those"})
+_PART_OF_A_WHOLE = frozenset({"first", "second", "third", "fourth", "last", "final", "latter", "former", "other",
+                              "top", "bottom", "upper", "lower", "front", "back", "early", "late", "opening"})
+
+
+def _share_count(token: Token) -> int | None:
+    """A cardinal as written: "third" and "second" have the lemmas "3" and "2" ("the third quarter")."""
+    text = token.text.lower()
+    if text in _ONE:
+        return 1
+    return _int(token) if text.isdigit() or text in NUMBER_WORDS else None
+
+
+def _share(tokens: tuple[Token, ...], i: int) -> tuple[float, int] | None:
+    """(percentage, next index) of a share at token i: "half of", "half the", "two thirds of", "one in four",
+    "3 out of 4"."""
+    if i and tokens[i - 1].text.lower() in _PART_OF_A_WHOLE:
+        return None  # "the second half of the year" is a period
+    j, count = i, _share_count(tokens[i])
+    if count is not None:
+        j += 1
+    if j < len(tokens) and _fraction_word(tokens[j]) in _PROPORTIONS and (count is not None or
+                                                                           tokens[j].text.lower() == "half"):
+        value = (count or 1) * _PROPORTIONS[_fraction_word(tokens[j])]
+        after = [t.text.lower() for t in tokens[j + 1:j + 3]]
+        if after[:1] == ["of"] and after[1:] and after[1] not in ("a", "an", "one") or (
+                tokens[j].text.lower() == "half" and count is None and after[:1] and after[0] in _SHARE_THE):
+            return (value, j + 1) if value <= 100 else None
+        return None
+    if count is None or j >= len(tokens):
+        return None
+    words = [t.text.lower() for t in tokens[j:j + 2]]
+    if words[:1] == ["in"]:
+        k = j + 1
+    elif words == ["out", "of"]:
+        k = j + 2
+    else:
+        return None
+    whole = _int(tokens[k]) if k < len(tokens) else None
+    if whole is None or not count < whole <= 1000 or k + 1 < len(tokens) and tokens[k + 1].lemma in PINT_UNITS:
+        return None  # "5 in 2025", "2 in 3 days"
+    return 100 * count / whole, k + 1
+
+
 _A_NUMBER = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6, "billion": 1e9, "pair": 2.0}
 
 
@@ -393,6 +440,13 @@ def read(text: str) -> tuple[Quantity, ...]:
             value, unit, j = proportion
             start, stop = tokens[i].start, tokens[j - 1].end
             out.append(Quantity(value, unit, "", text[start:stop], start, stop, 0 if unit == "%" else 2))
+            i = j
+            continue
+        share = _share(tokens, i)
+        if share is not None:
+            value, j = share
+            start, stop = tokens[i].start, tokens[j - 1].end
+            out.append(Quantity(value, "%", "", text[start:stop], start, stop, _FRACTION_DECIMALS))
             i = j
             continue
         parsed = _number(tokens, i)

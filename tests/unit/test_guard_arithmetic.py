@@ -205,7 +205,7 @@ def test_pence_proportions_dozens_and_rates_are_read():
     assert values("Prices rise by a third, then by half, and the rate by a quarter of a percentage point.") \
         == [(33.3333, "%", ""), (50.0, "%", ""), (0.25, "pp", "")]
     assert values("The sixth form is a fifth bigger.") == [(20.0, "%", "")]
-    assert values("The fifth floor, half a year, and a third of the seats.") == [(0.5, "year", "")]
+    assert values("The fifth floor, half a year, and a third of the seats.") == [(0.5, "year", ""), (33.3333, "%", "")]
     assert values("It allows half a dozen withdrawals a year; a thousand lockers; a pair of pharmacists.") \
         == [(6.0, "withdrawal", "year"), (1000.0, "locker", ""), (2.0, "pharmacist", "")]
     assert values("Trays are worn for an hour and a half each day.") == [(1.5, "hour", "day")]
@@ -317,3 +317,30 @@ def test_a_start_time_plus_a_duration_gives_the_end_time():
     # a time that does not say when something ends is not an end time
     start = run("The webinar starts at 3:30 pm.", passage)
     assert start.fired is False and "end_time" not in str(start.found)
+
+
+def test_a_share_of_a_group_is_read_as_a_percentage():
+    def values(text):
+        return [(round(q.value, 4), q.unit) for q in read(text)]
+    assert values("Half of all tickets, a quarter of orders, two thirds of them, half the staff.") \
+        == [(50.0, "%"), (25.0, "%"), (66.6667, "%"), (50.0, "%")]
+    assert values("Three out of four customers renew; one in ten parcels is late; 1 in 4 users.") \
+        == [(75.0, "%"), (10.0, "%"), (25.0, "%")]
+    # a fraction of one thing is an amount, and a count before a year or a unit is no share
+    assert values("a quarter of an hour; 5 in 2025; 2 in 3 days") \
+        == [(0.25, "hour"), (5.0, ""), (2025.0, ""), (2.0, ""), (3.0, "day")]
+    assert values("In the third quarter of 2025 and the second half of the year.") == [(2025.0, "")]  # periods
+
+
+@pytest.mark.parametrize("claim, found", [
+    ("25% of orders are sent express.", True), ("75% of customers renew each year.", True),
+    ("50% of tickets are answered within 2 hours.", True), ("30% of orders are sent express.", False)])
+def test_the_numbers_check_finds_a_percentage_written_as_a_share(claim, found):
+    from groundwatch.scorers.checks import number_check
+    from groundwatch.scorers.numbers import passage_quantities
+    passage = ("Half of all tickets are answered within 2 hours. A quarter of all orders are express. "
+               "Three out of four customers renew each year.")
+    check = number_check(claim, passage_quantities([passage]), arithmetic.derived_values(run(claim, passage)))
+    assert check.passed is found, check
+    if found:
+        assert "conversion" in check.detail, check
