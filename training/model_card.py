@@ -48,7 +48,7 @@ VERDICT_RULE_COMMAND = "FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh f
 # Issue 12's targets on the report half: balanced accuracy, with recall on unsupported claims >= 0.75.
 # Where verdict-rule-report.json's scores and decisions come from: update with a new run of the command.
 VERDICT_RULE_MEASURED = ("Scored at top_k 4 / pair_top 3, thresholds calibrated, combiner fitted "
-                         "and both decided at commit 66a793d")
+                         "and both decided at commit 24c2229 (scored at 6f56d6a and 24c2229)")
 TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval": 0.82, "pooled": 0.76}
 
 
