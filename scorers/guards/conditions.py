@@ -207,6 +207,13 @@ _VERB_GROUP = frozenset({"be", "have", "do", "will", "can", "may", "must", "shou
                          "might", "not", "never", "no"})
 
 
+# Past tenses that are never participles: "Prices rose by 10%" is the main verb, not "Thermostats bought from".
+_PAST_ONLY = frozenset({"rose", "fell", "grew", "went", "took", "gave", "began", "ran", "came", "saw", "wrote",
+                        "drove", "rode", "ate", "chose", "spoke", "broke", "froze", "flew", "drew", "knew", "threw",
+                        "shook", "sank", "shrank", "sprang", "swam", "sang", "rang", "drank", "forgot", "became",
+                        "arose", "withdrew", "undertook", "overtook", "mistook", "woke", "wore", "tore"})
+
+
 def subject_restriction(sentence: str, clause: Clause, claim_content: frozenset[str]) -> Condition | None:
     """What the evidence says of a narrower subject than the claim's: after a subject head the claim shares, a
     modifier the claim lacks, up to the verb ("New joiners whose role requires regular travel receive ...",
@@ -226,7 +233,7 @@ def subject_restriction(sentence: str, clause: Clause, claim_content: frozenset[
         return None
     first = tokens[i]
     written = first.text.lower()
-    participle = first.content and (written.endswith(("ed", "en", "wn", "ing")) or (
+    participle = first.content and written not in _PAST_ONLY and (written.endswith(("ed", "en", "wn", "ing")) or (
         first.lemma != written and not written.endswith("s"))) and i + 1 < len(tokens) \
         and tokens[i + 1].lemma in ("from", "by", "on", "in", "at", "through", "via", "before", "after", "for")
     if first.lemma not in _RESTRICTORS and not participle:

@@ -381,6 +381,11 @@ def _unit_word(token: Token) -> bool:
     return token.content and token.text.lower() not in _NOT_UNITS and not token.is_number
 
 
+def _per_second(tokens: tuple[Token, ...], j: int) -> bool:
+    """"per second": the unit, though "second" alone has the ordinal's lemma "2" ("the second floor")."""
+    return tokens[j].text.lower() in ("per", "/") and tokens[j + 1].text.lower() == "second"
+
+
 def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) -> tuple[str, str, int]:
     unit, rate = "", []
     if j < len(tokens) and (tokens[j].text == "%" or tokens[j].lemma in ("percent", "percentage")):
@@ -411,8 +416,8 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
     if j + 1 < len(tokens) and tokens[j].text.lower() in _COMPARATIVES and tokens[j + 1].text.lower() in _RATE_WORDS:
         j += 1
     while (j + 1 < len(tokens) and tokens[j].text.lower() in _RATE_WORDS and tokens[j + 1].content
-           and not tokens[j + 1].is_number):
-        rate.append(tokens[j + 1].lemma)
+           and (not tokens[j + 1].is_number or _per_second(tokens, j))):
+        rate.append("second" if _per_second(tokens, j) else tokens[j + 1].lemma)
         j += 2
     if not rate and j < len(tokens) and tokens[j].text.lower() in _RATE_ADVERBS:
         rate.append(_RATE_ADVERBS[tokens[j].text.lower()])

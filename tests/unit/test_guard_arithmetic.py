@@ -344,3 +344,12 @@ def test_the_numbers_check_finds_a_percentage_written_as_a_share(claim, found):
     assert check.passed is found, check
     if found:
         assert "conversion" in check.detail, check
+
+
+def test_per_second_is_a_rate_and_converts():
+    [q] = read("The API allows 10 requests per second.")
+    assert (q.value, q.unit, q.rate) == (10.0, "request", "second")
+    passage = "The API allows 600 requests per minute."
+    result = run("The API allows 10 requests per second.", passage)
+    assert not result.fired and result.found["derived"][0]["op"] == "conversion", result
+    assert run("The API allows 20 requests per second.", passage).fired

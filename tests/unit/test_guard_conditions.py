@@ -96,6 +96,13 @@ def test_a_condition_holding_the_key_number_is_kept_when_the_claim_restates_it()
     assert dropped.fired and dropped.found["conditions"][0]["kind"] == "conditional"
 
 
+def test_a_past_tense_is_the_main_verb_not_a_restricting_participle():
+    passage = "Prices rose by 10% in 2025, from £20 to £22 for the basic box."
+    assert not run("The basic box costs £22.", passage).fired
+    kept = run("Thermostats cost £89.", "Thermostats bought from the Lumen online store cost £89.")
+    assert kept.fired and kept.found["conditions"][0]["kind"] == "restricted_subject"
+
+
 def test_claims_without_key_content_are_not_checked():
     result = run("Your password is managed by your identity provider.", SSO)
     assert not result.fired and "no number" in result.detail
