@@ -231,9 +231,20 @@ def _in_reduced_relative(tokens: tuple[Token, ...], i: int) -> bool:
     if i < 3 or not (tokens[i - 1].lemma in _HELPERS and tokens[i - 2].lemma in _PRONOUNS
                      and tokens[i - 3].content and not tokens[i - 3].is_number):
         return False
-    if _told(tokens, i - 2):
+    if _told(tokens, i - 2) or _fronted_phrase(tokens, i - 3):
         return False
     return i >= 4 or any(t.lemma in _VERBS_AFTER for t in tokens[i + 2:])
+
+
+# Prepositions that open a sentence with a phrase before its subject ("Without the email you can't ...").
+FRONTED_PREPOSITIONS = frozenset({"without", "with", "after", "before", "during", "for", "in", "on", "at", "by",
+                                  "from", "under", "within", "until", "through", "once"})
+
+
+def _fronted_phrase(tokens: tuple[Token, ...], i: int) -> bool:
+    """Token i ends a phrase that opens the sentence with a preposition: the noun of "With a valid ticket you
+    don't need to queue" is the phrase's object, not a noun that "you don't" modifies."""
+    return tokens[0].lemma in FRONTED_PREPOSITIONS and not any(t.text == "," for t in tokens[:i + 1])
 
 
 def negator_positions(tokens: tuple[Token, ...]) -> tuple[list[int], bool]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from groundwatch.scorers.guards.clauses import Clause, clauses_of
+from groundwatch.scorers.guards.clauses import FRONTED_PREPOSITIONS, Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
 from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
@@ -54,10 +54,17 @@ def _family(lemma: str) -> str:
 
 
 def _segments(clause: Clause) -> list[int]:
-    """The conjunct ("and", "or", ",") each token of the clause is in."""
+    """The conjunct ("and", "or", ",") each token of the clause is in. A phrase that opens the sentence with a
+    preposition belongs to the conjunct after its comma: "Without access to the email, you cannot reset your
+    password" negates twice in one conjunct, as "requires access to the email" says."""
     out, n = [], 0
-    for t in clause.tokens:
-        n += t.lemma in _CONJUNCTS
+    tokens = clause.tokens
+    fronted = bool(tokens) and tokens[0].lemma in FRONTED_PREPOSITIONS
+    for t in tokens:
+        if fronted and t.text == ",":
+            fronted = False  # the phrase's closing comma joins it to what follows
+        else:
+            n += t.lemma in _CONJUNCTS
         out.append(n)
     return out
 

@@ -230,3 +230,20 @@ def test_a_claim_negating_a_word_the_evidence_does_not_use_leaves_it_to_the_mode
 def test_a_claim_negating_the_word_the_evidence_states_still_fires(claim, evidence):
     result = run(claim, evidence)
     assert result.fired and result.verdict == "NOT_ENOUGH_INFO", result
+
+
+@pytest.mark.parametrize("claim", [
+    "Without access to the registered email, you cannot reset your password.",
+    "Without the registered email you can't reset a password.",
+    "You cannot reset your password without access to the registered email.",
+])
+def test_a_fronted_without_phrase_and_the_main_clause_negate_once_each(claim):
+    # "without ... cannot" is even: it says what "requires" says
+    assert not run(claim, "Password resets require access to the registered email address.").fired
+
+
+def test_a_fronted_phrase_is_no_noun_a_relative_clause_modifies():
+    from groundwatch.scorers.guards.clauses import clauses_of
+    [clause] = clauses_of("With a valid ticket you don't need to queue.")
+    assert [clause.tokens[i].text for i in clause.negators] == ["n't"]
+    assert run("With a valid ticket you need to queue.", "Ticket holders don't need to queue.").fired
