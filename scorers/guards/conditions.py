@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from groundwatch.scorers.guards.clauses import Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
-from groundwatch.scorers.guards.lemmas import Token, analyse
+from groundwatch.scorers.guards.lemmas import Token, analyse, unprefixed
 from groundwatch.scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
                                     MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
                                     WEAK_MODALS)
@@ -51,13 +51,14 @@ class Condition:
     keys: frozenset[str]  # lemmas that keep it when the claim has them
 
     def kept_by(self, claim_lemmas: frozenset[str], claim_content: frozenset[str],
-                claim_words: frozenset[str] = frozenset()) -> bool:
+                claim_words: frozenset[str] = frozenset(), claim_negated: frozenset[str] = frozenset()) -> bool:
         if self.kind == "approval":
             return bool((claim_lemmas | claim_words) & _APPROVAL)
         if self.kind == "modal":
             return bool(claim_lemmas & MODAL_KEEPERS)
         if self.kind == "restricted_group":  # every modifier: "Orbitel plans" keeps no "Orbitel Max plans"
-            return all(k in claim_lemmas or k in claim_words for k in self.keys)
+            # "accounts that aren't verified" keeps "Unverified accounts"
+            return all(k in claim_lemmas or k in claim_words or unprefixed(k, claim_negated) for k in self.keys)
         if self.kind == "restricted_subject":  # half its words, as a condition (numbers count)
             return len(self.keys & (claim_content | claim_lemmas)) >= max(1, math.ceil(len(self.keys) / 2))
         if not self.keys:
@@ -145,6 +146,17 @@ def words_of(text: str) -> frozenset[str]:
             out.append(tok.text.lower())
         prev = tok
     return frozenset(out) | a.lemmas
+
+
+_NEGATORS = frozenset({"not", "never"})  # lemmas: "n't" is "not"
+_NEGATED_REACH = 3  # "not verified", "haven't been verified", "are not yet verified"
+
+
+def negated_words(text: str) -> frozenset[str]:
+    """Words and lemmas a negator shortly before denies ("accounts that aren't verified": "verified")."""
+    tokens = analyse(text).tokens
+    return frozenset(w for i, t in enumerate(tokens) if t.lemma in _NEGATORS
+                     for u in tokens[i + 1:i + 1 + _NEGATED_REACH] for w in (u.text.lower(), u.lemma))
 
 
 def _conditions_in(sentence: str, clause: Clause, main_content: frozenset[str]) -> list[Condition]:
@@ -361,7 +373,7 @@ def check(claim: str, sentences: list[EvidenceSentence], min_coverage: float = 0
     verdicts = []
     for s in (c for c in carriers if c.shared == best):
         found = conditions(s.text, claim, lemmas if kind == "number" else None)
-        dropped = [c for c in found if not c.kept_by(claim_a.lemmas, claim_a.content, claim_words)]
+        dropped = [c for c in found if not c.kept_by(claim_a.lemmas, claim_a.content, claim_words, negated_words(claim))]
         if not dropped:  # an equally aligned sentence states it without a dropped condition
             return GuardResult(NAME, False, sentence=s,
                                detail="conditions kept" if found else "no condition on the claim's key content")

@@ -103,6 +103,14 @@ def test_a_past_tense_is_the_main_verb_not_a_restricting_participle():
     assert kept.fired and kept.found["conditions"][0]["kind"] == "restricted_subject"
 
 
+def test_a_negated_modifier_keeps_a_prefix_negated_group():
+    passage = "Unverified accounts can send 5 invoices a day."
+    assert not run("Accounts that aren't verified can send 5 invoices a day.", passage).fired
+    assert not run("Accounts that have not been verified can send 5 invoices a day.", passage).fired
+    assert run("Verified accounts can send 5 invoices a day.", passage).fired  # the other group
+    assert run("Accounts can send 5 invoices a day.", passage).fired
+
+
 def test_claims_without_key_content_are_not_checked():
     result = run("Your password is managed by your identity provider.", SSO)
     assert not result.fired and "no number" in result.detail
