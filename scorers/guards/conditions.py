@@ -368,12 +368,12 @@ def check(claim: str, sentences: list[EvidenceSentence], min_coverage: float = 0
     if not carriers:
         return GuardResult(NAME, False, detail=f"no evidence sentence carries the claim's {kind}")
     claim_a = analyse(claim)
-    claim_words = words_of(claim)
+    claim_words, claim_negated = words_of(claim), negated_words(claim)
     best = carriers[0].shared
     verdicts = []
     for s in (c for c in carriers if c.shared == best):
         found = conditions(s.text, claim, lemmas if kind == "number" else None)
-        dropped = [c for c in found if not c.kept_by(claim_a.lemmas, claim_a.content, claim_words, negated_words(claim))]
+        dropped = [c for c in found if not c.kept_by(claim_a.lemmas, claim_a.content, claim_words, claim_negated)]
         if not dropped:  # an equally aligned sentence states it without a dropped condition
             return GuardResult(NAME, False, sentence=s,
                                detail="conditions kept" if found else "no condition on the claim's key content")

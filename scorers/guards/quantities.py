@@ -425,6 +425,21 @@ def _unit_and_rate(tokens: tuple[Token, ...], j: int, currency: bool = False) ->
     return unit, "/".join(rate), j
 
 
+def _worded(tokens: tuple[Token, ...], i: int) -> tuple[float, str, int, int] | None:
+    """(value, unit, decimals, next index) of a time of day, a change by a fraction or a share at token i."""
+    clock = _spoken_clock(tokens, i) or _clock(tokens, i)
+    if clock is not None:
+        return clock[0], "clock", _CLOCK_DECIMALS, clock[1]
+    proportion = _proportion(tokens, i)
+    if proportion is not None:
+        value, unit, j = proportion
+        return value, unit, 0 if unit == "%" else 2, j
+    share = _share(tokens, i)
+    if share is not None:
+        return share[0], "%", _FRACTION_DECIMALS, share[1]
+    return None
+
+
 @byte_cached(16 * MB)
 def read(text: str) -> tuple[Quantity, ...]:
     """Every quantity in a text with its unit, rate and the precision it was written with."""
@@ -433,25 +448,11 @@ def read(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     i = 0
     while i < len(tokens):
-        clock = _spoken_clock(tokens, i) or _clock(tokens, i)
-        if clock is not None:
-            hours, j = clock
+        worded = _worded(tokens, i)
+        if worded is not None:
+            value, unit, decimals, j = worded
             start, stop = tokens[i].start, tokens[j - 1].end
-            out.append(Quantity(hours, "clock", "", text[start:stop], start, stop, _CLOCK_DECIMALS))
-            i = j
-            continue
-        proportion = _proportion(tokens, i)
-        if proportion is not None:
-            value, unit, j = proportion
-            start, stop = tokens[i].start, tokens[j - 1].end
-            out.append(Quantity(value, unit, "", text[start:stop], start, stop, 0 if unit == "%" else 2))
-            i = j
-            continue
-        share = _share(tokens, i)
-        if share is not None:
-            value, j = share
-            start, stop = tokens[i].start, tokens[j - 1].end
-            out.append(Quantity(value, "%", "", text[start:stop], start, stop, _FRACTION_DECIMALS))
+            out.append(Quantity(value, unit, "", text[start:stop], start, stop, decimals))
             i = j
             continue
         parsed = _number(tokens, i)
