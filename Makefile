@@ -1,5 +1,5 @@
 # The two commands in the README: `make demo` and `make test`.
-.PHONY: setup setup-test demo test stack-up stack-down
+.PHONY: setup setup-test demo test identity stack-up stack-down
 
 setup:
 	bash infra/setup.sh
@@ -13,6 +13,14 @@ demo: setup
 
 test: setup-test
 	.venv/bin/python -m pytest -q
+
+# For a change meant to leave behaviour alone: rescore the examples, the controls and the guard probe and
+# compare with BEFORE, a folder scored the same way on the commit before the change
+# (`python -m tests.verdict_identity score DIR`). Every verdict record must be equal but its code version.
+identity:
+	@test -n "$(BEFORE)" || { echo "usage: make identity BEFORE=DIR"; exit 2; }
+	.venv/bin/python -m tests.verdict_identity score build/identity
+	.venv/bin/python -m tests.verdict_identity compare $(BEFORE) build/identity
 
 stack-up: setup-test
 	.venv/bin/python -m infra.stack up
