@@ -7,7 +7,7 @@ Each candidate pair is first related by its facts and wording (model-free):
             sign in"; scorers.guards.polarity, as the scorer's guard uses it) -> a conflict by itself
   obligation a requirement and an exemption for the same thing, in any wording ("Employees are required to
             complete security training" / "Annual security training is optional for employees";
-            scorers.obligation)                -> a conflict by itself
+            scorers.evidence.obligation)       -> a conflict by itself
   siblings  same attribute or head noun, different entity -> parallel facts ("Basic costs $9" / "Pro costs $49"):
                                                   no NLI, which tends to call such pairs contradictions
   open      nothing to go on                   -> NLI decides
@@ -29,10 +29,10 @@ from groundwatch.audit.minhash import normalise
 from groundwatch.audit.statements import Statement
 from groundwatch.audit.store import StatementStore
 from groundwatch.audit.unionfind import UnionFind
-from groundwatch.scorers.facts import Fact, mismatches
+from groundwatch.scorers.english.facts import Fact, mismatches
 from groundwatch.scorers.guards.conditions import unshared
 from groundwatch.scorers.guards.polarity import contradicts
-from groundwatch.scorers.obligation import duty_conflict
+from groundwatch.scorers.evidence.obligation import duty_conflict
 
 
 @dataclass

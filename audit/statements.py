@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from groundwatch.audit.documents import Document
-from groundwatch.scorers.claims import sentence_spans
-from groundwatch.scorers.facts import Fact, sentence_facts
+from groundwatch.scorers.answer.claims import sentence_spans
+from groundwatch.scorers.english.facts import Fact, sentence_facts
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")

@@ -19,7 +19,7 @@ from groundwatch.audit.documents import Document
 from groundwatch.audit.minhash import LSH, MinHasher, normalise, shingles, similarity
 from groundwatch.audit.store import StatementStore
 from groundwatch.audit.unionfind import UnionFind
-from groundwatch.scorers.facts import mismatches
+from groundwatch.scorers.english.facts import mismatches
 from groundwatch.scorers.times import parse_time
 
 _TITLE_NOISE = re.compile(r"\(.*?\)|\[.*?\]|\b(?:19|20)\d\d\b|\bv\d+(?:\.\d+)*\b|\bversion\s+\d+\b"

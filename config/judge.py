@@ -3,7 +3,7 @@
 Off by default, and an explicit opt-in: when enabled, the claims whose best entailment falls in
 [lower, upper) are sent, redacted, with their deciding evidence, to an OpenAI-compatible
 /v1/chat/completions endpoint (vLLM, llama.cpp's server, a hosted API). Every failure, a spent
-budget or a late reply keeps the small model's verdict (scorers/judge/).
+budget or a late reply keeps the small model's verdict (scorers/verdicts/judge/).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Configuration of the action policy (the `policy` section of the settings).
 
-Pure data: `scorers.policy.ActionPolicy` applies it. Rules are tried in order for
+Pure data: `scorers.verdicts.policy.ActionPolicy` applies it. Rules are tried in order for
 every claim; the first that matches gives the claim its action, and the
 response takes the strongest action of its claims (pass < log < hedge < strip
 < block). A claim no rule matches gets `default_action`.

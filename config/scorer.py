@@ -1,6 +1,6 @@
 """Configuration of the scoring pipeline (the `scorer` section of the settings).
 
-Pure data: `scorers.thresholds.Thresholds.from_config` turns the tau fields into thresholds.
+Pure data: `scorers.verdicts.thresholds.Thresholds.from_config` turns the tau fields into thresholds.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ class ScorerConfig(BaseModel):
     pair_top: int = Field(3, ge=0)
     # Also score the claim against its best-aligned sentence of the top chunks, alone (support only).
     sentence_premise: bool = True
-    # Write opposites as a negated word in the NLI's inputs ("optional" -> "not required"; scorers/polarity_form.py)
+    # Write opposites as a negated word in the NLI's inputs ("optional" -> "not required"; scorers/english/polarity_form.py)
     polarity_form: bool = True
-    # Evidence cascade (scorers/cascade.py): score each claim's single chunks and sentence premise first, and its
+    # Evidence cascade (scorers/evidence/cascade.py): score each claim's single chunks and sentence premise first, and its
     # joined pairs only when those do not agree on its verdict (none decides it, or they disagree). Off: every
     # premise of every claim is scored. The combiner rule reads the joined pairs' scores: under it they always are.
     evidence_cascade: bool = True
@@ -63,14 +63,14 @@ class ScorerConfig(BaseModel):
     rrf_k: int = 60
     use_embeddings: bool = True
     free_checks: bool = True
-    # A bare "Yes." / "No." to a yes/no question is checked as the statement it makes (scorers/yes_no.py).
+    # A bare "Yes." / "No." to a yes/no question is checked as the statement it makes (scorers/answer/yes_no.py).
     yes_no_answers: bool = True
     guards: GuardsConfig = GuardsConfig()
     context_conflicts: bool = True
-    # Two dated retrieved passages disagree about a claim: the newer one decides it (scorers/recency.py).
+    # Two dated retrieved passages disagree about a claim: the newer one decides it (scorers/evidence/recency.py).
     newer_source_decides: bool = True
     store_passages: bool = True  # keep passage text in verdict records for evidence traces
-    # Response signals (scorers/signals.py): a supporting passage older than another source giving the same
+    # Response signals (scorers/verdicts/signals.py): a supporting passage older than another source giving the same
     # entity-attribute key a different value; an answer whose embedding is far from the question's.
     stale_evidence: bool = True
     off_topic: bool = True  # needs use_embeddings and a question in the response

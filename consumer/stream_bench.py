@@ -73,7 +73,7 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
     from groundwatch.export.metrics import Metrics
     from groundwatch.export.metrics_server import Health
     from groundwatch.export.opensearch_sink import OpenSearchSink
-    from groundwatch.scorers.calibration import for_model
+    from groundwatch.scorers.verdicts.calibration import for_model
     from groundwatch.scorers.errors import ModelLoadError
     from groundwatch.scorers.pipeline import Scorer
 

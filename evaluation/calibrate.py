@@ -26,7 +26,7 @@ import numpy as np
 from groundwatch.evaluation.metrics import bootstrap_draws
 from groundwatch.evaluation.sweep import Row
 from groundwatch.scorers.files import output_path
-from groundwatch.scorers.thresholds import MODES, Thresholds
+from groundwatch.scorers.verdicts.thresholds import MODES, Thresholds
 
 _FLOOR = re.compile(r"^(recall|precision)\s*>=\s*([01](?:\.\d+)?)$")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.combiner import Combiner, CombinerError, combiner_path, load_combiner
+from groundwatch.scorers.verdicts.combiner import Combiner, CombinerError, combiner_path, load_combiner
 from groundwatch.scorers.jsonl import read_jsonl
 
 

@@ -38,9 +38,9 @@ import numpy as np
 
 from groundwatch.evaluation.metrics import confusion, rates
 from groundwatch.evaluation.scored import Scored, Variant, passage_texts, premises
-from groundwatch.scorers.combiner import FEATURES, Combiner, claim_features
-from groundwatch.scorers.combiner.features import feature_vector
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.verdicts.combiner import FEATURES, Combiner, claim_features
+from groundwatch.scorers.verdicts.combiner.features import feature_vector
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.guards.stage import GUARD_CHECKS, without_guards
 from groundwatch.scorers.records import Verdict
 

@@ -14,7 +14,7 @@ from groundwatch.evaluation.metrics import binary_metrics
 from groundwatch.evaluation.report import arrays
 from groundwatch.evaluation.scored import Scored, Variant
 from groundwatch.evaluation.tables import render
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 def _row(name: str, y_true, y_pred, scores) -> dict:

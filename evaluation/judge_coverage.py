@@ -1,6 +1,6 @@
 """The figure that sizes a judge: the small model's accuracy on what it is sure of vs the share it would defer.
 
-A claim is deferred when the judge would see it (scorers/judge/judge.py `in_band`): checked, with
+A claim is deferred when the judge would see it (scorers/verdicts/judge/judge.py `in_band`): checked, with
 evidence, not convicted by a verified mismatch, its best entailment in [lower, upper). A response is
 sure when none of its claims is deferred; it is predicted unsupported when any checked claim is not
 SUPPORTED (as `groundwatch eval` does). For each target share of deferred claims, the band is chosen
@@ -32,7 +32,7 @@ from groundwatch.evaluation.scored import StoredClaim, Variant, claim_decision
 from groundwatch.scorers.files import output_path
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.records import Verdict
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 TARGETS = (0.05, 0.10, 0.20, 0.30, 0.40)  # at most this share of checked claims deferred
 GRID = [round(0.05 * i, 2) for i in range(21)]

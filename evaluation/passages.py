@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from groundwatch.scorers.claims import sentence_spans
+from groundwatch.scorers.answer.claims import sentence_spans
 
 PASSAGE_WORDS = 120   # about one retriever chunk
 MAX_PASSAGES = 100    # the schema's default limit per response

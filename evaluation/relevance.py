@@ -1,4 +1,4 @@
-"""Calibrate and measure the off-topic threshold (scorers/relevance.py) on HaluEval QA.
+"""Calibrate and measure the off-topic threshold (scorers/verdicts/relevance.py) on HaluEval QA.
 
 Each question is paired with its own answers (right and hallucinated: both address the
 question, so both are on topic) and with an answer to another question drawn at random
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--output", help="JSON with the chosen threshold and both halves' figures")
     args = p.parse_args(argv)
 
-    from groundwatch.scorers.retrieval import Embedder
+    from groundwatch.scorers.evidence.retrieval import Embedder
 
     records = [r for _, r in read_jsonl(args.data)]
     random.Random(args.seed).shuffle(records)
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = Embedder()
     questions = [row[1] for row in rows]
     answers = [row[2] for row in rows]
-    from groundwatch.scorers.relevance import similarities
+    from groundwatch.scorers.verdicts.relevance import similarities
 
     sims = np.concatenate([similarities(embedder, questions[s:s + 512], answers[s:s + 512])
                            for s in range(0, len(rows), 512)])

@@ -3,7 +3,7 @@
 The model runs once per response; each claim keeps its raw evidence (NLI
 probabilities and retrieval score per premise) and its free-check results.
 Any other thresholds, or the same run without free checks or without the
-pairwise premises, are then re-decided with `scorers.decide.decide` on the
+pairwise premises, are then re-decided with `scorers.verdicts.decide.decide` on the
 stored evidence, with no model call. Dropping the checks equals a run with
 free_checks off, and dropping the "pair" premises equals pair_top 0: neither
 changes which single chunks are retrieved or how they score.
@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from groundwatch.evaluation.dataset import Labelled
-from groundwatch.scorers.combiner import Combiner, claim_features
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.verdicts.combiner import Combiner, claim_features
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.errors import ScoringError
 from groundwatch.scorers.files import output_path
 from groundwatch.scorers.guards.evidence import EvidenceSentence
 from groundwatch.scorers.guards.stage import GUARD_CHECKS, without_guards
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, Verdict
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 @dataclass

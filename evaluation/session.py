@@ -16,8 +16,8 @@ from groundwatch.evaluation.rules import rule_rows, rules_table
 from groundwatch.evaluation.scored import Scored, Variant, load_scored, score_all
 from groundwatch.evaluation.sweep import decisions, evaluate, grid, sweep, table
 from groundwatch.evaluation.windows import window_rows, window_table
-from groundwatch.scorers.combiner import Combiner
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.combiner import Combiner
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 @dataclass

@@ -9,7 +9,7 @@ import numpy as np
 from groundwatch.evaluation.metrics import confusion, rates
 from groundwatch.evaluation.scored import Scored, Variant, predict
 from groundwatch.evaluation.tables import render
-from groundwatch.scorers.thresholds import MODES, Thresholds
+from groundwatch.scorers.verdicts.thresholds import MODES, Thresholds
 
 # Up to 0.99: balanced accuracy (supported or not) seldom tells contradiction thresholds apart, and the
 # calibration rule then takes the quietest, so the grid must reach a τc at which CONTRADICTED means it.

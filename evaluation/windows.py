@@ -21,7 +21,7 @@ from groundwatch.evaluation.metrics import auroc, confusion, rates
 from groundwatch.evaluation.report import arrays
 from groundwatch.evaluation.scored import Scored, Variant
 from groundwatch.evaluation.tables import render
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 def _nanmean(values) -> float:

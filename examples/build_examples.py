@@ -912,8 +912,8 @@ def _show(responses: list[dict], expected: list[dict]) -> None:
     import sys
 
     sys.path.insert(0, str(HERE.parent))
-    from groundwatch.scorers.claims import decompose, given_claims
-    from groundwatch.scorers.decorative import decorative_reason
+    from groundwatch.scorers.answer.claims import decompose, given_claims
+    from groundwatch.scorers.answer.decorative import decorative_reason
 
     for r, e in zip(responses, expected):
         claims = given_claims(r["answer"], r["claims"]) if r.get("claims") else decompose(r["answer"])

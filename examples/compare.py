@@ -91,7 +91,7 @@ def guard_columns(path: str, expected_path: Path, json_out: Path | None, guards:
     from groundwatch.config.settings import load_settings
     from groundwatch.evaluation.guard_variants import GUARD_STATES, parse_guards, record_verdicts
     from groundwatch.evaluation.scored import Variant
-    from groundwatch.scorers.thresholds import Thresholds
+    from groundwatch.scorers.verdicts.thresholds import Thresholds
 
     config = load_settings().scorer
     names = parse_guards(guards)

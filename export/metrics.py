@@ -12,7 +12,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from groundwatch.export.metric_labels import LabelPolicy
 
-from groundwatch.scorers.recall import OnlineRecall
+from groundwatch.scorers.evidence.recall import OnlineRecall
 from groundwatch.scorers.records import ResponseVerdict, Verdict
 
 STAGES = ("decode", "claims", "evidence", "inference", "guards", "sink")
@@ -31,7 +31,7 @@ SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
                  "too_many_claims", "too_many_chunks", "too_many_pairs", "too_many_windows", "deadline", "score")
 RESPONSE_VERDICTS = ("all_supported", "has_unsupported")
-SEVERITIES = ("high", "normal")  # scorers/severity.py
+SEVERITIES = ("high", "normal")  # scorers/verdicts/severity.py
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
 RESPONSE_FLAGS = ("off_topic", "stale_evidence")
 DEAD_LETTER_REASONS = {"decode": ("empty", "too_large", "not_json", "too_deep", "too_many_passages",

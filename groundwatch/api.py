@@ -35,9 +35,9 @@ from groundwatch.serve.collector import Collector, Overloaded
 
 def build_scorer(settings: Settings, **kwargs):
     """The scorer the settings describe: the policy when enabled, the corpus lookups when enabled."""
-    from groundwatch.scorers.calibration import for_model
+    from groundwatch.scorers.verdicts.calibration import for_model
     from groundwatch.scorers.pipeline import Scorer
-    from groundwatch.scorers.policy import ActionPolicy
+    from groundwatch.scorers.verdicts.policy import ActionPolicy
 
     if settings.policy.enabled:
         kwargs.setdefault("policy", ActionPolicy(settings.policy))
@@ -47,7 +47,7 @@ def build_scorer(settings: Settings, **kwargs):
         kwargs.setdefault("corpus", build_corpus(settings.opensearch, settings.corpus))
         kwargs.setdefault("corpus_settings", settings.corpus)
     if settings.judge.enabled:  # the LLM judge for the uncertain band (off by default)
-        from groundwatch.scorers.judge.judge import Judge
+        from groundwatch.scorers.verdicts.judge.judge import Judge
 
         kwargs.setdefault("judge", Judge.from_settings(settings.judge, settings.redaction))
     return Scorer.from_config(for_model(settings.scorer), **kwargs)  # the model's calibration.json, its window

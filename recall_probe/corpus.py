@@ -1,4 +1,4 @@
-"""The knowledge base searched per claim (scorers/corpus_check.py): the recall probe's
+"""The knowledge base searched per claim (scorers/evidence/corpus_check.py): the recall probe's
 OpenSearch retrievers, BM25 plus k-NN fused by RRF, returning documents with their text.
 
 k-NN runs only when the scorer passes the claim's vector and the server answers k-NN
@@ -11,7 +11,7 @@ from __future__ import annotations
 from groundwatch.config.corpus import CorpusSettings
 from groundwatch.config.logs import get_logger
 from groundwatch.recall_probe.retrievers import OpenSearchBM25, OpenSearchKNN, RetrieverError, fuse
-from groundwatch.scorers.corpus_check import CorpusDoc, CorpusUnavailable
+from groundwatch.scorers.evidence.corpus_check import CorpusDoc, CorpusUnavailable
 
 log = get_logger(__name__)
 

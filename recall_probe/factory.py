@@ -12,7 +12,7 @@ def lazy_embedder():
 
     def embed(texts):
         if "model" not in holder:
-            from groundwatch.scorers.retrieval import Embedder
+            from groundwatch.scorers.evidence.retrieval import Embedder
 
             holder["model"] = Embedder()
         return holder["model"].encode(texts)

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from groundwatch.recall_probe.probe_set import Probe
 from groundwatch.recall_probe.retrievers import Retriever
-from groundwatch.scorers.recall import mean_recall_at_k, mrr, recall_at_k, reciprocal_rank
+from groundwatch.scorers.evidence.recall import mean_recall_at_k, mrr, recall_at_k, reciprocal_rank
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable, Protocol, Sequence
 
 from groundwatch.recall_probe.probe_set import Probe
-from groundwatch.scorers.retrieval import rrf
+from groundwatch.scorers.evidence.retrieval import rrf
 
 
 class RetrieverError(RuntimeError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import textwrap
 
 from groundwatch.reports.signals import corpus_lines, relevance_lines, stale_lines
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.english.sentences import sentence_spans
 
 WIDTH = 100
 REGION_CHARS = 700   # a chunk up to this long is always shown whole

@@ -20,37 +20,37 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.cascade import settled, single_premises
-from groundwatch.scorers.checks import cited_ids_for, run_checks
-from groundwatch.scorers.chunking import Chunk, chunk_passages
-from groundwatch.scorers.claims import Claim, ClaimCache, cited_markers, given_claims
-from groundwatch.scorers.combiner import claim_features, combiner_path, load_combiner
-from groundwatch.scorers.conflicts import ConflictFinder
-from groundwatch.scorers.decide import decide, summarise
-from groundwatch.scorers.decorative import decorative_reason
+from groundwatch.scorers.evidence.cascade import settled, single_premises
+from groundwatch.scorers.guards.checks import cited_ids_for, run_checks
+from groundwatch.scorers.evidence.chunking import Chunk, chunk_passages
+from groundwatch.scorers.answer.claims import Claim, ClaimCache, cited_markers, given_claims
+from groundwatch.scorers.verdicts.combiner import claim_features, combiner_path, load_combiner
+from groundwatch.scorers.evidence.conflicts import ConflictFinder
+from groundwatch.scorers.verdicts.decide import decide, summarise
+from groundwatch.scorers.answer.decorative import decorative_reason
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
 from groundwatch.scorers.guards.arithmetic import derived_values, operand_form
-from groundwatch.scorers.guards.lemmas import warmup as lemma_warmup
+from groundwatch.scorers.english.lemmas import warmup as lemma_warmup
 from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
-from groundwatch.scorers.language import not_english
+from groundwatch.scorers.english.language import not_english
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
-from groundwatch.scorers.numbers import passage_quantities
-from groundwatch.scorers.policy import ActionPolicy
-from groundwatch.scorers.polarity_form import polarity_form
-from groundwatch.scorers.recency import resolve_by_recency
+from groundwatch.scorers.english.numbers import passage_quantities
+from groundwatch.scorers.verdicts.policy import ActionPolicy
+from groundwatch.scorers.english.polarity_form import polarity_form
+from groundwatch.scorers.evidence.recency import resolve_by_recency
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
-from groundwatch.scorers.retrieval import Candidate, Embedder, EvidenceIndex
+from groundwatch.scorers.evidence.retrieval import Candidate, Embedder, EvidenceIndex
 from groundwatch.scorers.schema import Response
-from groundwatch.scorers.signals import add_signals
-from groundwatch.scorers.sentence_premise import sentence_candidate
-from groundwatch.scorers.severity import severity
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.signals import add_signals
+from groundwatch.scorers.evidence.sentence_premise import sentence_candidate
+from groundwatch.scorers.verdicts.severity import severity
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from groundwatch.scorers.version import scorer_version
-from groundwatch.scorers.window_cap import windows_over
-from groundwatch.scorers.yes_no import answered_statement
+from groundwatch.scorers.evidence.window_cap import windows_over
+from groundwatch.scorers.answer.yes_no import answered_statement
 
 StageTimer = Callable[[str, float], None]
 
@@ -109,21 +109,21 @@ class Scorer:
         # Model + combiner + deciding settings (scorers/version.py): in every document id and verdict metric.
         self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None,
                                       judge.version() if judge is not None else None)
-        self.judge = judge  # the LLM judge for the uncertain band (scorers/judge/); None: off (the default)
+        self.judge = judge  # the LLM judge for the uncertain band (scorers/verdicts/judge/); None: off (the default)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
         self.pairs = PairScorer(backend, self.batcher, self.model,
                                 rewrite=polarity_form if config.polarity_form else None)
         self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
-        # The combiner reads the joined pairs' scores, so it always gets them (scorers/cascade.py).
+        # The combiner reads the joined pairs' scores, so it always gets them (scorers/evidence/cascade.py).
         self.cascade = config.evidence_cascade and self.combiner is None
         self._claims = ClaimCache()
         self._timer = stage_timer or (lambda stage, seconds: None)
-        self.policy = policy  # decides each verdict's action (scorers/policy.py); None: no action recorded
-        # Per-claim lookups in the knowledge base (scorers/corpus_check.py); None: off (the default)
+        self.policy = policy  # decides each verdict's action (scorers/verdicts/policy.py); None: no action recorded
+        # Per-claim lookups in the knowledge base (scorers/evidence/corpus_check.py); None: off (the default)
         self.corpus = None
         if corpus is not None:
-            from groundwatch.scorers.corpus_check import CorpusChecker
+            from groundwatch.scorers.evidence.corpus_check import CorpusChecker
 
             self.corpus = CorpusChecker(corpus, corpus_settings, self.pairs, self.thresholds, embedder, config)
         # Guard time of the current `score` call; reported as stage "guards" (also inside "claims" and "inference").

@@ -46,7 +46,7 @@ class Check:
     passed: bool
     detail: str = ""
     # What a failed check asks for: None or NOT_ENOUGH_INFO caps SUPPORTED at NOT_ENOUGH_INFO; CONTRADICTED
-    # counts only with a verified mismatch in `found` (scorers/guards/mismatch.py, scorers/decide.py).
+    # counts only with a verified mismatch in `found` (scorers/guards/mismatch.py, scorers/verdicts/decide.py).
     verdict: str | None = None
     flag: str | None = None   # "polarity_mismatch", "dropped_condition", "arithmetic_mismatch"
     evidence: EvidenceSentence | None = None  # the sentence a guard looked at (passage id + offsets)
@@ -68,10 +68,10 @@ class ClaimVerdict:
     flags: list[str] = field(default_factory=list)
     # The sentence(s) of the deciding chunk that align best with the claim (a guard's sentence first when it fired).
     evidence_sentences: list[EvidenceSentence] = field(default_factory=list)
-    # Per-claim lookup in the knowledge base (scorers/corpus_check.py), when it ran: outcome
+    # Per-claim lookup in the knowledge base (scorers/evidence/corpus_check.py), when it ran: outcome
     # (retrieval_miss | unsupported_by_corpus | skipped), the corpus evidence ids and their best scores.
     corpus: dict | None = None
-    # The LLM judge's review (scorers/judge/), when the judge is enabled and the claim was in its band:
+    # The LLM judge's review (scorers/verdicts/judge/), when the judge is enabled and the claim was in its band:
     # outcome, the judge's verdict and reason, its raw reply, the small model's verdict. Absent otherwise.
     judge: dict | None = None
 
@@ -99,7 +99,7 @@ class ContextConflict:
 @dataclass
 class StaleEvidence:
     """A claim's supporting passage is older than another passage or known document that gives the
-    same entity-attribute key a different value (scorers/stale.py)."""
+    same entity-attribute key a different value (scorers/evidence/stale.py)."""
 
     claim_index: int
     key: str
@@ -123,7 +123,7 @@ class ResponseSummary:
 
 @dataclass
 class PolicyDecision:
-    """What to do with the answer (scorers/policy.py): pass | log | hedge | strip | block, and why.
+    """What to do with the answer (scorers/verdicts/policy.py): pass | log | hedge | strip | block, and why.
 
     `claims` are the claims that decided the action; `stripped` the claims whose spans a
     `strip` removes. `reason` names verdicts, severities and the rule, never claim text.
@@ -154,7 +154,7 @@ class ResponseVerdict:
     passages: list[dict] = field(default_factory=list)
     action: PolicyDecision | None = None  # None: no policy applied
     stale_evidence: list[StaleEvidence] = field(default_factory=list)
-    # Question<->answer relevance (scorers/relevance.py): similarity, threshold, off_topic; None without a question
+    # Question<->answer relevance (scorers/verdicts/relevance.py): similarity, threshold, off_topic; None without a question
     relevance: dict | None = None
 
     @property

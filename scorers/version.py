@@ -42,7 +42,7 @@ def scorer_version(config: ScorerConfig, model: str, combiner: dict | None = Non
     """`CODE+HASH`, stable across processes and machines for the same inputs.
 
     `combiner` is the loaded combiner's `to_dict()` (None under the threshold rule). `judge` is the
-    enabled judge's model, prompt hash and band (scorers/judge/); None, the default, leaves the hash
+    enabled judge's model, prompt hash and band (scorers/verdicts/judge/); None, the default, leaves the hash
     as it was without a judge. A judge's reply may differ between runs of the same version.
     """
     payload = {"model": model, "combiner": combiner if config.verdict_rule == "combiner" else None,

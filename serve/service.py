@@ -18,12 +18,12 @@ from dataclasses import asdict, dataclass, field, replace
 from groundwatch.config.logs import get_logger
 from groundwatch.config.settings import ServeSettings
 from groundwatch.export.metrics import Metrics
-from groundwatch.scorers.claims import decompose, given_claims
+from groundwatch.scorers.answer.claims import decompose, given_claims
 from groundwatch.scorers.errors import InvalidResponse, ScoringError
-from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.records import PolicyDecision, ResponseVerdict
 from groundwatch.scorers.schema import LIMIT_REASONS, RecordLimits, Response, parse_response
-from groundwatch.scorers.severity import severity
+from groundwatch.scorers.verdicts.severity import severity
 from groundwatch.serve.collector import Collector, Overloaded
 
 log = get_logger(__name__)

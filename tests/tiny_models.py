@@ -8,7 +8,7 @@ from pathlib import Path
 def _tokenizer(path: Path):
     from transformers import AutoTokenizer
 
-    from groundwatch.scorers.base_model import minilm_dir
+    from groundwatch.scorers.evidence.base_model import minilm_dir
 
     tok = AutoTokenizer.from_pretrained(str(minilm_dir()))
     tok.save_pretrained(str(path))
@@ -77,7 +77,7 @@ def tiny_t5_checkpoint(path: Path) -> Path:
     import torch
     from transformers import AutoTokenizer
 
-    from groundwatch.scorers.base_model import minilm_dir
+    from groundwatch.scorers.evidence.base_model import minilm_dir
 
     torch.manual_seed(0)
     tok = AutoTokenizer.from_pretrained(str(minilm_dir()), eos_token="[SEP]")

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
-from groundwatch.scorers.polarity_form import polarity_form
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.english.polarity_form import polarity_form
+from groundwatch.scorers.english.sentences import sentence_spans
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 
 CONTROLS = Path(__file__).resolve().parents[1] / "examples" / "controls"

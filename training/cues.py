@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from groundwatch.scorers.numbers import NUMBER_WORDS
-from groundwatch.scorers.text import STOPWORDS
+from groundwatch.scorers.english.numbers import NUMBER_WORDS
+from groundwatch.scorers.english.text import STOPWORDS
 
 CUES = ("negation_hypothesis_only", "negation_premise_only", "antonym_pair", "number_changed", "number_rewritten",
         "high_overlap", "low_overlap")

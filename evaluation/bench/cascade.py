@@ -48,7 +48,7 @@ def read_responses(path: Path, half: str | None, limit: int | None, skip: int = 
 
 def score_both(responses: list[Response], config: ScorerConfig, batch_size: int = 32) -> dict:
     """{setting: (verdict records, measured counts)} for each entry of SETTINGS, on one loaded model."""
-    from groundwatch.scorers.embedder import Embedder
+    from groundwatch.scorers.evidence.embedder import Embedder
     from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from groundwatch.scorers.claims import decompose
-from groundwatch.scorers.decorative import decorative_reason
+from groundwatch.scorers.answer.claims import decompose
+from groundwatch.scorers.answer.decorative import decorative_reason
 from groundwatch.scorers.jsonl import read_jsonl
 
 PREMISE_WORDS = 150  # keeps every pair inside one 256-token window, so all paths score the same text

@@ -103,7 +103,7 @@ def groundwatch(spec: dict) -> dict:
     from groundwatch.config.scorer import ScorerConfig
     from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
-    from groundwatch.scorers.retrieval import Embedder
+    from groundwatch.scorers.evidence.retrieval import Embedder
     from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
@@ -153,13 +153,13 @@ def guards(spec: dict) -> dict:
     CPU time (time.process_time), so other processes on a busy machine do not inflate it.
     """
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.scorers.chunking import chunk_passages
-    from groundwatch.scorers.claims import decompose
-    from groundwatch.scorers.decorative import decorative_reason
-    from groundwatch.scorers.guards import clauses, lemmas, quantities
+    from groundwatch.scorers.evidence.chunking import chunk_passages
+    from groundwatch.scorers.answer.claims import decompose
+    from groundwatch.scorers.answer.decorative import decorative_reason
+    from groundwatch.scorers.english import clauses, lemmas, quantities
     from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim
-    from groundwatch.scorers.numbers import passage_quantities
-    from groundwatch.scorers.retrieval import EvidenceIndex
+    from groundwatch.scorers.english.numbers import passage_quantities
+    from groundwatch.scorers.evidence.retrieval import EvidenceIndex
     from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig()

@@ -40,7 +40,7 @@ def run_whole_path(spec: dict) -> dict:
     from sentence_transformers import CrossEncoder
 
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.scorers.embedder import Embedder
+    from groundwatch.scorers.evidence.embedder import Embedder
     from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.schema import parse_response

@@ -1476,7 +1476,7 @@ def _show(responses: list[dict], expected: list[dict]) -> None:
     import sys
 
     sys.path.insert(0, str(HERE.parents[1]))
-    from groundwatch.scorers.claims import decompose
+    from groundwatch.scorers.answer.claims import decompose
 
     for r, e in zip(responses, expected):
         claims = decompose(r["answer"])

@@ -72,7 +72,7 @@ def _config(args):
         updates["pair_top"] = args.pair_top
     if args.top_k is not None:
         updates["top_k"] = args.top_k
-    from groundwatch.scorers.calibration import for_model
+    from groundwatch.scorers.verdicts.calibration import for_model
 
     # The model's own calibration.json (or the shipped thresholds) for what the settings leave unset.
     scorer = for_model(settings.scorer.model_copy(update=updates))
@@ -81,7 +81,7 @@ def _config(args):
 
 def model_calibration_path(model_dir: str | None) -> Path:
     """Where --into-model writes: calibration.json in the model directory, never in the shipped one."""
-    from groundwatch.scorers.calibration import FILE, model_path
+    from groundwatch.scorers.verdicts.calibration import FILE, model_path
     from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 
     path = model_path(model_dir)
@@ -146,7 +146,7 @@ def run(args) -> int:
             return fail(str(exc))
     from groundwatch.evaluation.combiner_choice import comparison_combiner, scores_model
     from groundwatch.evaluation.session import Options, labelled_section, probe_section
-    from groundwatch.scorers.combiner import CombinerError
+    from groundwatch.scorers.verdicts.combiner import CombinerError
 
     model = scorer.model if scorer else scores_model(args.from_verdicts)
     try:

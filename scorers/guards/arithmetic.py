@@ -3,7 +3,7 @@
 One operation on numbers of the claim's best-aligned sentences (and the
 claim's own other numbers):
 - conversion: weeks <-> days, per month -> per year, TB -> GB, km -> metres, 8 pm -> 20:00, a time range ->
-  its duration (scorers.guards.quantities), always tried; a calendar month is 28 to 31 days;
+  its duration (scorers.english.quantities), always tried; a calendar month is 28 to 31 days;
 - total: the parts one sentence lists ("100 GB of photos and 100 GB of documents" -> 200 GB), always tried;
 - percentage of: 1.5% of a €200 payment = €3, always tried;
 - percentage change: $200M -> $230M is +15% (also a change in percentage points),
@@ -28,12 +28,12 @@ from dataclasses import dataclass, replace
 from itertools import permutations
 
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
-from groundwatch.scorers.guards.lemmas import analyse
-from groundwatch.scorers.guards.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
+from groundwatch.scorers.english.lemmas import analyse
+from groundwatch.scorers.english.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
 from groundwatch.scorers.guards.mismatch import verify
-from groundwatch.scorers.guards.quantities import PINT_UNITS, Quantity, convert, format_value, is_year, read
+from groundwatch.scorers.english.quantities import PINT_UNITS, Quantity, convert, format_value, is_year, read
 from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
-from groundwatch.scorers.numbers import passage_quantities, present, quantities
+from groundwatch.scorers.english.numbers import passage_quantities, present, quantities
 
 NAME = "arithmetic"
 FLAG = "arithmetic_mismatch"
@@ -278,12 +278,12 @@ def _present(target: Quantity, available: list[Quantity]) -> bool:
 
 
 def _values(q: Quantity) -> list[float]:
-    """The claimed number as scorers.numbers may read it too ("$30M": 30000000 and 30; "8 pm": 8)."""
+    """The claimed number as scorers.english.numbers may read it too ("$30M": 30000000 and 30; "8 pm": 8)."""
     return sorted({q.value, round(q.value / q.scale, 9)} | {v[1] for v in quantities(q.text) if v[0] in ("num", "pct")})
 
 
 def _seen(q: Quantity, available: set[tuple]) -> bool:
-    """Every number of the quantity as scorers.numbers reads it is among the passages' numbers: what the numbers
+    """Every number of the quantity as scorers.english.numbers reads it is among the passages' numbers: what the numbers
     check sees ("$30M" is a 30 there, and "$30 million" is not)."""
     return all(present(v, available) for v in quantities(q.text))
 

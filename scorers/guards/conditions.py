@@ -22,10 +22,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from groundwatch.scorers.guards.clauses import Clause, clauses_of
+from groundwatch.scorers.english.clauses import Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
-from groundwatch.scorers.guards.lemmas import Token, analyse, unprefixed
-from groundwatch.scorers.guards.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
+from groundwatch.scorers.english.lemmas import Token, analyse, unprefixed
+from groundwatch.scorers.english.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
                                     MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
                                     WEAK_MODALS)
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Iterable, Protocol
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.guards.lemmas import Analysed, analyse, matched
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.english.lemmas import Analysed, analyse, matched
+from groundwatch.scorers.english.sentences import sentence_spans
 
 
 class ChunkLike(Protocol):

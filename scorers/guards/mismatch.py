@@ -12,7 +12,7 @@ A claim quantity and a passage quantity are a verified mismatch when all of thes
   own spread (a month is 28 to 31 days, so "90 days" is "three months").
 Anything less (an operation the claim names but gets wrong, two candidate operands, a sentence about
 something else, another bound) is a reason for doubt only: the check caps the verdict at NOT_ENOUGH_INFO.
-scorers/decide.py convicts on a failed check only when it carries this record (`RECORD_KEY`), so every
+scorers/verdicts/decide.py convicts on a failed check only when it carries this record (`RECORD_KEY`), so every
 checker that wants to convict must call `verify`. English-only, as the quantity reader.
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from groundwatch.scorers.guards.lemmas import analyse, matched
-from groundwatch.scorers.guards.quantities import Quantity, convert, format_value, read
+from groundwatch.scorers.english.lemmas import analyse, matched
+from groundwatch.scorers.english.quantities import Quantity, convert, format_value, read
 
 RECORD_KEY = "mismatch"  # a failed check's `found[RECORD_KEY]`: the verified mismatch that convicts
 

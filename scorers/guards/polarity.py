@@ -21,7 +21,7 @@ It fires only when the two clauses are about the same thing:
   Reading Room is a silent study space", and the model decides.
 When the evidence sentence covers at least `weak` of the claim's content lemmas, the guard fires and caps
 the verdict at NOT_ENOUGH_INFO: a polarity difference is a reason for doubt, never a contradiction on its
-own (scorers/decide.py). `contradicts` serves the conflict finders (scorers/conflicts.py,
+own (scorers/verdicts/decide.py). `contradicts` serves the conflict finders (scorers/evidence/conflicts.py,
 audit/conflicts.py), which compare two passages.
 """
 
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from groundwatch.scorers.guards.clauses import FRONTED_PREPOSITIONS, Clause, clauses_of
+from groundwatch.scorers.english.clauses import FRONTED_PREPOSITIONS, Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
-from groundwatch.scorers.guards.lemmas import analyse, matched, negative_adjective, unprefixed
-from groundwatch.scorers.guards.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
+from groundwatch.scorers.english.lemmas import analyse, matched, negative_adjective, unprefixed
+from groundwatch.scorers.english.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
                                     SCOPE_WORDS)
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.guards.sameness import same_thing

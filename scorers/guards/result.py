@@ -15,7 +15,7 @@ class GuardResult:
     name: str                          # "polarity" | "dropped_condition" | "arithmetic"
     fired: bool
     # When fired: NOT_ENOUGH_INFO (the cap), or CONTRADICTED with a verified mismatch in `found`
-    # (scorers/guards/mismatch.py); scorers/decide.py convicts on the mismatch record, never on this field.
+    # (scorers/guards/mismatch.py); scorers/verdicts/decide.py convicts on the mismatch record, never on this field.
     verdict: str | None = None
     flag: str | None = None            # "polarity_mismatch" | "dropped_condition" | "arithmetic_mismatch"
     detail: str = ""

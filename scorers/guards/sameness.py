@@ -1,6 +1,6 @@
 """Do two passage sentences talk about the same thing? Asked before two sentences may be called contradictory.
 
-Yes when they share an entity-attribute key (scorers.facts: "refund | available
+Yes when they share an entity-attribute key (scorers.english.facts: "refund | available
 within"), or when they are lexically close: at least `min_shared` content lemmas
 in common (synonyms and antonyms aligned, "forbid" ~ "allow"), making up at least
 `min_overlap` of the shorter sentence. "The SLA does not apply to the Team plan"
@@ -9,9 +9,9 @@ and "The Team plan costs $12" share only "Team plan": not the same thing.
 
 from __future__ import annotations
 
-from groundwatch.scorers.facts import sentence_facts
-from groundwatch.scorers.guards.lemmas import analyse, matched
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.english.facts import sentence_facts
+from groundwatch.scorers.english.lemmas import analyse, matched
+from groundwatch.scorers.english.sentences import sentence_spans
 
 
 def shared_key(a: str, b: str) -> str | None:

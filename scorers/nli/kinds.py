@@ -10,7 +10,7 @@
 
 A two-way kind has no contradiction class: its P(unsupported) is reported as neutral and its
 contradiction is 0, and the verdict rule takes CONTRADICTED from a verified mismatch only
-(scorers/decide.py). The record is export.json's `kind`, `labels`, `input` and `max_length`, written by
+(scorers/verdicts/decide.py). The record is export.json's `kind`, `labels`, `input` and `max_length`, written by
 `groundwatch export-model`; a directory without it (the shipped model, earlier exports, a plain Hugging
 Face checkpoint for the torch backend) is read from config.json.
 """

@@ -31,7 +31,7 @@ class PairScorer:
     def __init__(self, backend: NLIBackend, batcher: DynamicBatcher, model_version: str,
                  cache_size: int = 100_000, rewrite: Callable[[str], str] | None = None):
         self.backend = backend
-        self.rewrite = rewrite  # applied to premise and claim before scoring (scorers/polarity_form.py)
+        self.rewrite = rewrite  # applied to premise and claim before scoring (scorers/english/polarity_form.py)
         self.batcher = batcher
         self.model_version = model_version
         self._cache: OrderedDict[tuple, NLIScores] = OrderedDict()

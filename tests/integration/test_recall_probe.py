@@ -104,7 +104,7 @@ def corpus_index(opensearch_url: str) -> str:
 
 @pytest.fixture(scope="module")
 def embedder():
-    from groundwatch.scorers.retrieval import Embedder
+    from groundwatch.scorers.evidence.retrieval import Embedder
 
     return Embedder()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from groundwatch.scorers.facts import disagree, mismatches, sentence_facts, text_facts
+from groundwatch.scorers.english.facts import disagree, mismatches, sentence_facts, text_facts
 
 
 def one(sentence: str):

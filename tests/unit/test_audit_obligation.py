@@ -13,8 +13,8 @@ from groundwatch.audit.audit import AuditConfig, audit_corpus
 from groundwatch.audit.conflicts import relate
 from groundwatch.audit.documents import Document
 from groundwatch.audit.statements import Statement, statements_of
-from groundwatch.scorers.retrieval import Embedder
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.evidence.retrieval import Embedder
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from tests.unit.audit_truth import documents
 
 POLICY = Document("security-policy", "Security policy", "Employees are required to complete security training "

@@ -10,8 +10,8 @@ import pytest
 
 from groundwatch.audit.audit import AuditConfig, audit_corpus
 from groundwatch.audit.documents import Document
-from groundwatch.scorers.retrieval import Embedder
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.evidence.retrieval import Embedder
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from tests.unit.audit_truth import documents
 
 HANDBOOK = Document("office-handbook", "Office handbook", "Visitors must sign in at the front desk. Meeting rooms "

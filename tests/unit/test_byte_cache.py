@@ -84,7 +84,7 @@ def test_deep_size_counts_contents_and_each_object_once():
 
 
 # Caches keyed by something other than request text, bounded by count.
-BOUNDED_BY_COUNT = {"scorers/calibration.py _contradicts"}  # model directory paths from the settings, 32
+BOUNDED_BY_COUNT = {"scorers/verdicts/calibration.py _contradicts"}  # model directory paths from the settings, 32
 
 
 def test_every_scorer_cache_is_bounded_in_bytes():
@@ -104,7 +104,7 @@ def test_every_scorer_cache_is_bounded_in_bytes():
 
 
 def _texts() -> list[str]:
-    from groundwatch.scorers.sentences import sentence_spans
+    from groundwatch.scorers.english.sentences import sentence_spans
 
     out = []
     for line in (ROOT / "examples" / "responses.jsonl").read_text().splitlines():
@@ -119,8 +119,8 @@ def _texts() -> list[str]:
 
 
 def test_analysis_estimates_are_not_below_what_the_analysis_holds():
-    from groundwatch.scorers.guards.clauses import clauses_of
-    from groundwatch.scorers.guards.lemmas import analyse, analysed_bytes
+    from groundwatch.scorers.english.clauses import clauses_of
+    from groundwatch.scorers.english.lemmas import analyse, analysed_bytes
 
     for text in _texts():
         analysed = analyse.__wrapped__(text)

@@ -1,17 +1,17 @@
-"""The evidence cascade (scorers/cascade.py): joined pairs are scored only for claims their single
+"""The evidence cascade (scorers/evidence/cascade.py): joined pairs are scored only for claims their single
 premises leave open, and a settled claim keeps the verdict the single premises gave it."""
 
 import pytest
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.cascade import settled, single_premises
-from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.evidence.cascade import settled, single_premises
+from groundwatch.scorers.evidence.chunking import Chunk
 from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import Check, Evidence, Verdict
-from groundwatch.scorers.retrieval import Candidate
+from groundwatch.scorers.evidence.retrieval import Candidate
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 T = Thresholds(0.65, 0.90)
 

@@ -1,4 +1,4 @@
-from groundwatch.scorers.claims import ClaimCache, cited_markers, decompose, given_claims, sentence_spans
+from groundwatch.scorers.answer.claims import ClaimCache, cited_markers, decompose, given_claims, sentence_spans
 
 
 def texts(answer):

@@ -10,11 +10,11 @@ from groundwatch.config.scorer import ScorerConfig
 from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
 from groundwatch.evaluation.dataset import Labelled
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, claim_decision, predict
-from groundwatch.scorers.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.verdicts.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.records import Check, Evidence, Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 THRESHOLDS = Thresholds(0.65, 0.90)
 CLAIM = "Alpha beta gamma delta"

@@ -4,9 +4,9 @@ in either order and whatever the wording; different groups, different things and
 import pytest
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.chunking import Chunk
-from groundwatch.scorers.conflicts import obligation_conflict
-from groundwatch.scorers.obligation import EXEMPTION, OBLIGATION, duty, duty_conflict
+from groundwatch.scorers.evidence.chunking import Chunk
+from groundwatch.scorers.evidence.conflicts import obligation_conflict
+from groundwatch.scorers.evidence.obligation import EXEMPTION, OBLIGATION, duty, duty_conflict
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.schema import parse_response
 

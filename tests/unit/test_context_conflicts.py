@@ -8,8 +8,8 @@ clean context is not flagged at all, needs the shipped NLI model.
 import pytest
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.chunking import Chunk
-from groundwatch.scorers.conflicts import ConflictFinder, value_mismatch
+from groundwatch.scorers.evidence.chunking import Chunk
+from groundwatch.scorers.evidence.conflicts import ConflictFinder, value_mismatch
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import Verdict

@@ -64,7 +64,7 @@ def test_the_embedder_pinned_to_one_cpu_takes_one_thread():
     code = """
 import json, os
 os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-from groundwatch.scorers.embedder import Embedder
+from groundwatch.scorers.evidence.embedder import Embedder
 print(json.dumps(Embedder()._session.get_session_options().intra_op_num_threads))
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

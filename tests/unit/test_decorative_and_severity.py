@@ -1,7 +1,7 @@
 import pytest
 
-from groundwatch.scorers.decorative import decorative_reason
-from groundwatch.scorers.severity import severity
+from groundwatch.scorers.answer.decorative import decorative_reason
+from groundwatch.scorers.verdicts.severity import severity
 
 
 @pytest.mark.parametrize("sentence, reason", [

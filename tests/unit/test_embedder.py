@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from groundwatch.scorers.embedder import BATCH_TEXTS, Embedder
+from groundwatch.scorers.evidence.embedder import BATCH_TEXTS, Embedder
 from groundwatch.scorers.errors import ModelLoadError
 
 TEXTS = ["Refunds are available within 30 days of purchase.",
@@ -23,7 +23,7 @@ def embedder():
 
 def test_vectors_match_sentence_transformers(embedder):
     st = pytest.importorskip("sentence_transformers")
-    from groundwatch.scorers.base_model import minilm_dir
+    from groundwatch.scorers.evidence.base_model import minilm_dir
 
     reference = st.SentenceTransformer(str(minilm_dir()), device="cpu").encode(
         TEXTS, batch_size=1, normalize_embeddings=True, convert_to_numpy=True)
@@ -60,7 +60,7 @@ def test_the_examples_passages_rank_as_with_sentence_transformers(embedder):
     from pathlib import Path
 
     st = pytest.importorskip("sentence_transformers")
-    from groundwatch.scorers.base_model import minilm_dir
+    from groundwatch.scorers.evidence.base_model import minilm_dir
 
     model = st.SentenceTransformer(str(minilm_dir()), device="cpu")
     lines = (Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl").read_text().splitlines()

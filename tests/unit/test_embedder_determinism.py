@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from groundwatch.scorers.retrieval import Embedder
+from groundwatch.scorers.evidence.retrieval import Embedder
 
 TEXTS = ["Refunds are available within 30 days of purchase.",
          "Enterprise customers may request an extension of up to 60 days, subject to approval by their "

@@ -8,7 +8,7 @@ from groundwatch.config.settings import load_settings
 from groundwatch.evaluation.calibrate import Target, choose, parse_target, standard_error
 from groundwatch.evaluation.sweep import Row
 from groundwatch.cli import main
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 RECORDS = [
     {"request_id": f"r{i}", "answer": answer, "label": label, "passages": [{"id": "p1", "text": passage}]}

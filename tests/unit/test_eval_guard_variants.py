@@ -12,7 +12,7 @@ from groundwatch.evaluation.guard_variants import drop_check, guard_rows, guards
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant
 from groundwatch.scorers.records import Check, Evidence, Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = Variant(Thresholds(0.65, 0.90, "static"))

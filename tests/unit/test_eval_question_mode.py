@@ -1,8 +1,8 @@
 """evidence_mode "question": every claim gets the top chunks in the retriever's order."""
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.chunking import chunk_passages
-from groundwatch.scorers.retrieval import EvidenceIndex
+from groundwatch.scorers.evidence.chunking import chunk_passages
+from groundwatch.scorers.evidence.retrieval import EvidenceIndex
 from groundwatch.scorers.schema import parse_response
 
 RESPONSE = parse_response({

@@ -11,7 +11,7 @@ from groundwatch.evaluation.scored import Variant, claim_verdict, load_scored, s
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 RECORDS = [
     {"request_id": "a", "answer": "Refunds are available within 30 days. Enterprise customers get 60 days with "

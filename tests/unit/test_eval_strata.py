@@ -7,7 +7,7 @@ from groundwatch.evaluation.scored import Scored, StoredClaim, Variant
 from groundwatch.evaluation.strata import strata_of
 from groundwatch.scorers.records import Evidence, Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 def _scored(gold: list[str] | None, ranked: list[str]) -> Scored:

@@ -6,9 +6,9 @@ from groundwatch.config.scorer import ScorerConfig
 from groundwatch.evaluation.dataset import Labelled
 from groundwatch.evaluation.scored import Variant, premises, score_all
 from groundwatch.evaluation.windows import parse_grid, window_rows
-from groundwatch.scorers.chunking import chunk_passage
+from groundwatch.scorers.evidence.chunking import chunk_passage
 from groundwatch.scorers.schema import Passage, parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 SENTENCES = ["The museum opened in 1901.", "It holds four thousand paintings and a small library of maps.",
              "Entry is free on Sundays.", "The east wing was rebuilt after a fire in 1950.",

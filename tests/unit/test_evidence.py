@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from groundwatch.scorers.chunking import chunk_passage, chunk_passages
-from groundwatch.scorers.retrieval import EvidenceIndex, rrf
+from groundwatch.scorers.evidence.chunking import chunk_passage, chunk_passages
+from groundwatch.scorers.evidence.retrieval import EvidenceIndex, rrf
 from groundwatch.scorers.schema import Passage
 
 LONG = Passage(id="p1", text=" ".join(f"Sentence number {i} is here." for i in range(1, 10)))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from groundwatch.scorers.claims import Claim, decompose, given_claims
+from groundwatch.scorers.answer.claims import Claim, decompose, given_claims
 from groundwatch.scorers.errors import InvalidResponse
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.yes_no import answered_statement
+from groundwatch.scorers.answer.yes_no import answered_statement
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 VERDICTS = {"SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO", "NOT_SUPPORTED", "SKIPPED"}

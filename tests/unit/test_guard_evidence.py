@@ -1,8 +1,8 @@
 """Evidence sentences: the best-aligned sentence(s) of a chunk, with passage offsets."""
 
-from groundwatch.scorers.chunking import Chunk, chunk_passages
+from groundwatch.scorers.evidence.chunking import Chunk, chunk_passages
 from groundwatch.scorers.guards.evidence import align, chunk_sentences, evidence_sentences
-from groundwatch.scorers.guards.lemmas import analyse
+from groundwatch.scorers.english.lemmas import analyse
 from groundwatch.scorers.schema import Passage
 
 TEXT = ("Acme Cloud subscriptions can be refunded within 30 days of the original purchase date. "

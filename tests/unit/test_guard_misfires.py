@@ -2,7 +2,7 @@
 
 import pytest
 
-from groundwatch.scorers.chunking import Chunk
+from groundwatch.scorers.evidence.chunking import Chunk
 from groundwatch.scorers.guards import arithmetic, polarity
 from groundwatch.scorers.guards.evidence import chunk_sentences
 

@@ -3,7 +3,7 @@
 import pytest
 
 from groundwatch.scorers.guards.mismatch import verified, verify
-from groundwatch.scorers.guards.quantities import read
+from groundwatch.scorers.english.quantities import read
 
 
 def check(claim, sentence):

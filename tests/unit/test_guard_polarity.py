@@ -1,6 +1,6 @@
 """Polarity guard: negation of the same predicate caps a verdict; paraphrases that keep polarity do not.
 
-The guard never imposes CONTRADICTED itself (scorers/decide.py): when it fires, its verdict is the cap."""
+The guard never imposes CONTRADICTED itself (scorers/verdicts/decide.py): when it fires, its verdict is the cap."""
 
 import pytest
 
@@ -243,7 +243,7 @@ def test_a_fronted_without_phrase_and_the_main_clause_negate_once_each(claim):
 
 
 def test_a_fronted_phrase_is_no_noun_a_relative_clause_modifies():
-    from groundwatch.scorers.guards.clauses import clauses_of
+    from groundwatch.scorers.english.clauses import clauses_of
     [clause] = clauses_of("With a valid ticket you don't need to queue.")
     assert [clause.tokens[i].text for i in clause.negators] == ["n't"]
     assert run("With a valid ticket you need to queue.", "Ticket holders don't need to queue.").fired

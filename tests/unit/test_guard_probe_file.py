@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.answer.claims import decompose
 from groundwatch.scorers.schema import SCHEMA, parse_response
 
 GUARDS = Path(__file__).resolve().parents[2] / "examples" / "guards"

@@ -24,10 +24,10 @@ from groundwatch.consumer.batch import Batch
 from groundwatch.consumer.decode import DecodeError, Limits, decode
 from groundwatch.consumer.prepare import prepare
 from groundwatch.export.metrics import Metrics
-from groundwatch.scorers.chunking import chunk_passages
-from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.evidence.chunking import chunk_passages
+from groundwatch.scorers.answer.claims import decompose
 from groundwatch.scorers.schema import Passage, Response
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.english.sentences import sentence_spans
 from tests.unit.test_decode_properties import FakeMessage
 
 RATIO = 16

@@ -6,7 +6,7 @@ import json
 
 from groundwatch.evaluation.judge_coverage import Response, choose, measure, responses
 from groundwatch.scorers.guards.mismatch import RECORD_KEY
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 def _r(unsupported: bool, predicted: bool, *supports: float, half: str = "calibration") -> Response:

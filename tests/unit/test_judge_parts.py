@@ -9,12 +9,12 @@ from groundwatch.config.judge import JudgeSettings
 from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.settings import Settings
-from groundwatch.scorers.judge.budget import Budget
-from groundwatch.scorers.judge.cache import cache_key
-from groundwatch.scorers.judge.client import endpoint
-from groundwatch.scorers.judge.judge import Judge
-from groundwatch.scorers.judge.prompt import PROMPT_HASH, messages
-from groundwatch.scorers.judge.reply import JudgeReply, MalformedReply, parse_reply
+from groundwatch.scorers.verdicts.judge.budget import Budget
+from groundwatch.scorers.verdicts.judge.cache import cache_key
+from groundwatch.scorers.verdicts.judge.client import endpoint
+from groundwatch.scorers.verdicts.judge.judge import Judge
+from groundwatch.scorers.verdicts.judge.prompt import PROMPT_HASH, messages
+from groundwatch.scorers.verdicts.judge.reply import JudgeReply, MalformedReply, parse_reply
 from groundwatch.scorers.version import scorer_version
 
 

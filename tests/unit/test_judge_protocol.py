@@ -23,7 +23,7 @@ from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.reports import explain
 from groundwatch.scorers.deadline import Deadline
-from groundwatch.scorers.judge.judge import Judge
+from groundwatch.scorers.verdicts.judge.judge import Judge
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import ResponseVerdict, Verdict
 from groundwatch.scorers.schema import parse_response

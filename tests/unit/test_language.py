@@ -1,8 +1,8 @@
-"""The English test of an English-only model's readable check (scorers/language.py)."""
+"""The English test of an English-only model's readable check (scorers/english/language.py)."""
 
 import pytest
 
-from groundwatch.scorers.language import ENGLISH, FUNCTION_WORDS, not_english
+from groundwatch.scorers.english.language import ENGLISH, FUNCTION_WORDS, not_english
 
 
 @pytest.mark.parametrize("text, language", [

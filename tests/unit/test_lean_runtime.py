@@ -14,7 +14,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from groundwatch.config import extras
-from groundwatch.scorers.guards.lemmas import LEMMA_TABLE
+from groundwatch.scorers.english.lemmas import LEMMA_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

@@ -1,8 +1,8 @@
 """Markdown answers: claims come from the prose, never from its markers, headings or code."""
 
-from groundwatch.scorers.claims import decompose
-from groundwatch.scorers.markdown import CODE, HEADING, ITEM, LEAD_IN, PROSE, SOURCES, TABLE, blocks, plain
-from groundwatch.scorers.sentences import sentence_spans
+from groundwatch.scorers.answer.claims import decompose
+from groundwatch.scorers.english.markdown import CODE, HEADING, ITEM, LEAD_IN, PROSE, SOURCES, TABLE, blocks, plain
+from groundwatch.scorers.english.sentences import sentence_spans
 
 ANSWER = """## Refund policy
 

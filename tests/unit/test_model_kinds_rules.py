@@ -12,12 +12,12 @@ import pytest
 
 from groundwatch.cli import main
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.scorers.calibration import SHIPPED, for_model
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.verdicts.calibration import SHIPPED, for_model
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.kinds import ModelKind, grounding_labels, read_kind
 from groundwatch.scorers.records import Check, Evidence, EvidenceSentence, Verdict
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from groundwatch.scorers.version import scorer_version
 
 NLI_CONFIG = {"id2label": {"0": "entailment", "1": "neutral", "2": "contradiction"}}

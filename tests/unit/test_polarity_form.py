@@ -2,7 +2,7 @@
 
 import pytest
 
-from groundwatch.scorers.polarity_form import polarity_form
+from groundwatch.scorers.english.polarity_form import polarity_form
 
 
 @pytest.mark.parametrize("text, written", [

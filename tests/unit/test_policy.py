@@ -10,10 +10,10 @@ from groundwatch.config.policy import PolicyConfig, PolicyRule
 from groundwatch.config.settings import Settings
 from groundwatch.export.alerts import build_alert
 from groundwatch.export.metrics import Metrics
-from groundwatch.scorers.claims import decompose
-from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.answer.claims import decompose
+from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.records import ClaimVerdict, Verdict
-from groundwatch.scorers.rewrite import hedge, strip_spans
+from groundwatch.scorers.verdicts.rewrite import hedge, strip_spans
 from tests.unit.verdicts import claim, verdict
 
 ANSWER = ("You have 30 days to ask for a refund, and refunds take 60 days to arrive. "

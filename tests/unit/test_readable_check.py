@@ -7,9 +7,9 @@ import pytest
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.pipeline import Scorer
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.records import Check, Evidence, Verdict
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from groundwatch.scorers.schema import parse_response
 
 SETTINGS = dict(use_embeddings=False, context_conflicts=False, polarity_form=False)

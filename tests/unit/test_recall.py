@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from groundwatch.scorers.recall import mean_recall_at_k, mrr, online_recall, recall_at_k, reciprocal_rank
+from groundwatch.scorers.evidence.recall import mean_recall_at_k, mrr, online_recall, recall_at_k, reciprocal_rank
 
 
 def test_recall_at_k_counts_gold_within_the_cut():
@@ -33,7 +33,7 @@ def test_online_recall_uses_the_passage_order_as_the_ranking():
 
 
 def test_online_recall_averages_over_a_window_of_responses_with_gold():
-    from groundwatch.scorers.recall import ONLINE_KS, OnlineRecall
+    from groundwatch.scorers.evidence.recall import ONLINE_KS, OnlineRecall
 
     assert ONLINE_KS == (1, 3, 5)  # what groundwatch_recall_at_k{source="online"} exports
     online = OnlineRecall(ks=(1, 3), window=2)

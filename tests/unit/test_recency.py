@@ -1,10 +1,10 @@
-"""The newer of two disagreeing retrieved passages decides the claim (scorers/recency.py)."""
+"""The newer of two disagreeing retrieved passages decides the claim (scorers/evidence/recency.py)."""
 
-from groundwatch.scorers.decide import summarise
-from groundwatch.scorers.recency import SUPERSEDED_CONTRADICTION, resolve_by_recency
+from groundwatch.scorers.verdicts.decide import summarise
+from groundwatch.scorers.evidence.recency import SUPERSEDED_CONTRADICTION, resolve_by_recency
 from groundwatch.scorers.records import Check, ClaimVerdict, ContextConflict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 T = Thresholds(0.65, 0.90)
 OLD, NEW = "2024-05-10", "2026-07-01"

@@ -13,7 +13,7 @@ from groundwatch.reports.data import build_report
 from groundwatch.reports.explain import render
 from groundwatch.reports.html import render_html
 from groundwatch.reports.summary import report_text
-from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.records import Evidence, Verdict
 from tests.unit.verdicts import claim, verdict
 

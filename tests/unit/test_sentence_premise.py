@@ -1,11 +1,11 @@
-"""The claim's best-aligned sentence as one more premise: support only (scorers/sentence_premise.py)."""
+"""The claim's best-aligned sentence as one more premise: support only (scorers/evidence/sentence_premise.py)."""
 
-from groundwatch.scorers.chunking import Chunk
-from groundwatch.scorers.decide import decide
+from groundwatch.scorers.evidence.chunking import Chunk
+from groundwatch.scorers.verdicts.decide import decide
 from groundwatch.scorers.records import Evidence, Verdict
-from groundwatch.scorers.retrieval import Candidate
-from groundwatch.scorers.sentence_premise import sentence_candidate
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.evidence.retrieval import Candidate
+from groundwatch.scorers.evidence.sentence_premise import sentence_candidate
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 PASSAGE = ("Open Settings > Security to change your password. Reset links expire after 60 minutes. "
            "Sessions end after 30 days of inactivity.")

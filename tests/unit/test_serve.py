@@ -14,9 +14,9 @@ from pydantic import SecretStr
 
 from groundwatch.config.settings import ServeSettings
 from groundwatch.export.metrics import Metrics
-from groundwatch.scorers.claims import decompose
+from groundwatch.scorers.answer.claims import decompose
 from groundwatch.scorers.errors import ScoringError
-from groundwatch.scorers.policy import ActionPolicy
+from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.records import ClaimVerdict, Verdict
 from groundwatch.serve.app import create_app
 from groundwatch.serve.service import CheckService

@@ -10,13 +10,13 @@ import numpy as np
 from groundwatch.config.corpus import CorpusSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.export.opensearch_mapping import MAPPINGS, to_document
-from groundwatch.scorers.corpus_check import CorpusChecker, CorpusDoc, CorpusUnavailable
+from groundwatch.scorers.evidence.corpus_check import CorpusChecker, CorpusDoc, CorpusUnavailable
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.records import Evidence, NLIScores, Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.signals import add_signals
-from groundwatch.scorers.stale import Source, find_stale
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.signals import add_signals
+from groundwatch.scorers.evidence.stale import Source, find_stale
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 from tests.unit.verdicts import claim, verdict
 
 OLD = "Refunds are available within 30 days of purchase. Shipping is free."

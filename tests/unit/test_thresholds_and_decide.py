@@ -2,10 +2,10 @@ import math
 
 import pytest
 
-from groundwatch.scorers.decide import decide, summarise
+from groundwatch.scorers.verdicts.decide import decide, summarise
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, Verdict
 from groundwatch.scorers.schema import Passage
-from groundwatch.scorers.thresholds import Thresholds
+from groundwatch.scorers.verdicts.thresholds import Thresholds
 
 
 def ev(e, c, rs=0.8, kind="chunk", pid="p1"):

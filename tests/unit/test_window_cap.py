@@ -1,4 +1,4 @@
-"""scorer.max_windows: model inputs per response are capped before inference (scorers/window_cap.py)."""
+"""scorer.max_windows: model inputs per response are capped before inference (scorers/evidence/window_cap.py)."""
 
 import pytest
 
@@ -8,7 +8,7 @@ from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import ResponseVerdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.window_cap import windows_over
+from groundwatch.scorers.evidence.window_cap import windows_over
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 import pytest
 
-from groundwatch.scorers.yes_no import answered_statement
+from groundwatch.scorers.answer.yes_no import answered_statement
 
 
 @pytest.mark.parametrize("question, answer, statement", [
