@@ -38,7 +38,7 @@ COMPACT = ROOT / "scorers" / "models" / "nli-minilm-torch"
 EXAMPLES = ROOT / "examples" / "responses.jsonl"
 WEIGHTS = "weights.int8.safetensors"
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
-# Kept in fp32 in the fp16 ONNX export, as scorers/nli/onnx_export.py does.
+# Kept in fp32 in the fp16 ONNX export, as training/model_export/onnx_export.py does.
 FP16_KEEP_FP32 = ["Softmax", "LayerNormalization", "ReduceMean", "Pow", "Sqrt"]
 FIXED_PAIRS = [
     ("Refunds are available within 30 days of purchase.", "Refunds are available for 60 days."),

@@ -14,7 +14,7 @@ def tiny_checkpoint(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_onnx(tiny_checkpoint, tmp_path_factory):
-    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+    from groundwatch.training.model_export.onnx_export import export_checkpoint
 
     return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-onnx"), precision="fp32")
 

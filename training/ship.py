@@ -22,7 +22,7 @@ from pathlib import Path
 from groundwatch.config.extras import exit_unless
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
-from groundwatch.scorers.nli.onnx_export import PARITY_PAIRS, PRECISIONS, export_checkpoint, parity
+from groundwatch.training.model_export.onnx_export import PARITY_PAIRS, PRECISIONS, export_checkpoint, parity
 from groundwatch.training.compact_checkpoint import materialise, save_compact
 from groundwatch.training.nli_data import held_out_pairs
 

@@ -28,7 +28,7 @@ INVARIANCE_TOLERANCE = 1e-5
 def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: list[tuple[str, str]] | None,
                   shipped: Path | None = None) -> tuple[dict[str, dict], list[str]]:
     """Option name -> how to load it; and notes. ONNX variants are exported into `work` (not timed)."""
-    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+    from groundwatch.training.model_export.onnx_export import export_checkpoint
     from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
 
     notes = []

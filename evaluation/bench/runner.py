@@ -88,7 +88,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
         onnx_fp32 = spec.onnx_fp32
         if have_torch and onnx_fp32 is None and any(p == "nli_options" or p.startswith("onnx_") and p != "onnx_shipped"
                                                     for p in paths):
-            from groundwatch.scorers.nli.onnx_export import export_checkpoint
+            from groundwatch.training.model_export.onnx_export import export_checkpoint
 
             start = time.perf_counter()
             onnx_fp32 = export_checkpoint(checkpoint, Path(tmp) / "fp32", "fp32")

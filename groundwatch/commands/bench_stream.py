@@ -66,7 +66,7 @@ def _start_stack(workdir: Path):
 
 
 def run(args) -> int:
-    from groundwatch.consumer.stream_bench import measure, table, traffic
+    from groundwatch.tools.stream_bench import measure, table, traffic
 
     settings = settings_from(args)
     start_logging(args, "json", "warning")  # the figures are the output; only warnings from the job

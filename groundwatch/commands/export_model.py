@@ -44,9 +44,9 @@ def run(args) -> int:
     except MissingExtra as exc:
         return fail(str(exc))
     from groundwatch.scorers.errors import ModelLoadError
-    from groundwatch.scorers.nli.export_card import write_card
+    from groundwatch.training.model_export.export_card import write_card
     from groundwatch.scorers.nli.kinds import read_kind
-    from groundwatch.scorers.nli.onnx_export import export_checkpoint, parity
+    from groundwatch.training.model_export.onnx_export import export_checkpoint, parity
 
     if not (args.checkpoint / "config.json").exists():
         return fail(f"{args.checkpoint} has no config.json: not a Hugging Face checkpoint")

@@ -9,7 +9,7 @@ from groundwatch.cli import main
 
 @pytest.fixture(scope="module")
 def tiny_int8(tiny_checkpoint, tmp_path_factory):
-    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+    from groundwatch.training.model_export.onnx_export import export_checkpoint
 
     return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-int8"), precision="int8-weights")
 

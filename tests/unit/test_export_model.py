@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from groundwatch.scorers.nli.onnx_backend import OnnxBackend
-from groundwatch.scorers.nli.onnx_export import PARITY_PAIRS, export_checkpoint, parity
+from groundwatch.training.model_export.onnx_export import PARITY_PAIRS, export_checkpoint, parity
 from tests.tiny_models import tiny_deberta_checkpoint
 
 ODD_ORDER = {0: "neutral", 1: "contradiction", 2: "entailment"}

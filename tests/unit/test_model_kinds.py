@@ -133,7 +133,7 @@ def test_a_three_way_model_may_convict(scored):
 
 def test_a_checkpoint_without_tokenizer_json_gets_one_at_export(tmp_path):
     from groundwatch.scorers.nli.onnx_backend import OnnxBackend
-    from groundwatch.scorers.nli.onnx_export import export_checkpoint
+    from groundwatch.training.model_export.onnx_export import export_checkpoint
 
     checkpoint = tiny_bert_checkpoint(tmp_path / "checkpoint")
     (checkpoint / "tokenizer.json").unlink()  # only the slow tokenizer's files (vocab.txt) are left

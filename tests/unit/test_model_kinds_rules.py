@@ -173,7 +173,7 @@ def test_into_model_is_refused_for_the_shipped_model(capsys):
 def test_input_templates_are_checked_when_given():
     from types import SimpleNamespace
 
-    from groundwatch.scorers.nli.export_kind import input_template
+    from groundwatch.training.model_export.export_kind import input_template
 
     t5 = SimpleNamespace(eos_token="</s>")
     assert input_template(t5, "seq2seq", None) == "predict: {premise}</s>{claim}"  # MiniCheck-Flan-T5's

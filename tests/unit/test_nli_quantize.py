@@ -8,7 +8,7 @@ import pytest
 
 from groundwatch.scorers.nli.factory import load_backend
 from groundwatch.scorers.nli.onnx_backend import OnnxBackend
-from groundwatch.scorers.nli.onnx_export import export_checkpoint
+from groundwatch.training.model_export.onnx_export import export_checkpoint
 from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
 
 PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),

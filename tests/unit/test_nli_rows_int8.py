@@ -1,4 +1,4 @@
-"""int8-rows (scorers/nli/rowwise_int8.py): int8 compute whose activation scales come from each row
+"""int8-rows (training/model_export/rowwise_int8.py): int8 compute whose activation scales come from each row
 alone, so a pair scores the same alone or in any batch, and close to fp32."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from groundwatch.scorers.nli.onnx_backend import OnnxBackend
-from groundwatch.scorers.nli.onnx_export import export_checkpoint
-from groundwatch.scorers.nli.rowwise_int8 import LEVELS, rows_int8
+from groundwatch.training.model_export.onnx_export import export_checkpoint
+from groundwatch.training.model_export.rowwise_int8 import LEVELS, rows_int8
 
 PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),
          ("A man plays a guitar on a stage in front of a large crowd at night.", "Someone makes music."),

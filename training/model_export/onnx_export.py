@@ -2,14 +2,14 @@
 
 A sequence classifier (nli3, grounding2) is exported as it is; an encoder-decoder (seq2seq) as the
 graph of its first decoding step that returns the logits of its two label tokens
-(scorers/nli/first_token.py), so every kind is served by the same backend and batcher.
+(training/model_export/first_token.py), so every kind is served by the same backend and batcher.
 
 fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
 numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
 variants of scorers/nli/quantize.py for CPU: int8-weights (the shipped default:
 batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
 int8 (dynamic: a pair's scores depend on its batch); and int8-rows
-(scorers/nli/rowwise_int8.py: int8 compute with each row's activations quantised
+(training/model_export/rowwise_int8.py: int8 compute with each row's activations quantised
 from that row alone, so batch-invariant). The directory holds
 model.onnx, the tokenizer (tokenizer.json), config.json with id2label, precision.txt and
 export.json (source, precision, opset, kind, labels, input template, window);
@@ -27,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from groundwatch.scorers.nli import quantize, rowwise_int8
-from groundwatch.scorers.nli.export_kind import ExportKind, choose_kind, fast_tokenizer
-from groundwatch.scorers.nli.export_kind import plan as export_plan
+from groundwatch.scorers.nli import quantize
+from groundwatch.training.model_export import rowwise_int8
+from groundwatch.training.model_export.export_kind import ExportKind, choose_kind, fast_tokenizer
+from groundwatch.training.model_export.export_kind import plan as export_plan
 from groundwatch.scorers.nli.kinds import read_config, read_kind
 
 PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights", "int8-rows")
@@ -88,11 +89,11 @@ def _dummy(tokenizer, plan: ExportKind) -> dict:
 
 def load_reference(checkpoint: Path, plan: ExportKind):
     """The PyTorch model the export is made from: the classifier, or an encoder-decoder wrapped to
-    return its label tokens' first-step logits (scorers/nli/first_token.py)."""
+    return its label tokens' first-step logits (training/model_export/first_token.py)."""
     if plan.kind.name == "seq2seq":
         from transformers import AutoModelForSeq2SeqLM
 
-        from groundwatch.scorers.nli.first_token import FirstTokenLogits
+        from groundwatch.training.model_export.first_token import FirstTokenLogits
 
         model = AutoModelForSeq2SeqLM.from_pretrained(str(checkpoint)).eval()
         return FirstTokenLogits(model, plan.start_token, [plan.tokens["unsupported"], plan.tokens["supported"]]).eval()
@@ -118,7 +119,7 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
                       languages: tuple[str, ...] | None = None) -> Path:
     """Export; `calibration` (training pairs, never evaluation sets) is required for int8-static.
     The kind (nli3, grounding2, seq2seq), its labels, input template and window are read from the
-    checkpoint or given (scorers/nli/export_kind.py) and recorded in export.json, with the languages the
+    checkpoint or given (training/model_export/export_kind.py) and recorded in export.json, with the languages the
     model reads when given."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {PRECISIONS}")
