@@ -76,7 +76,7 @@ def binary_metrics(y_true, y_pred, scores) -> dict:
 
 def bootstrap_draws(y_true, y_pred, scores=None, resamples: int = 1000, seed: int = 0) -> dict[str, list[float]]:
     """Each headline metric over `resamples` resamples of the responses, undefined values dropped; AUROC only
-    with `scores`. Interval and standard error (evaluation/calibrate.py) come from the same draws."""
+    with `scores`. Interval and standard error (evaluation/redecide/calibrate.py) come from the same draws."""
     t, p = np.asarray(y_true, bool), np.asarray(y_pred, bool)
     s = None if scores is None else np.asarray(scores, np.float64)
     n = len(t)

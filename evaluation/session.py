@@ -6,16 +6,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.evaluation.calibrate import Target, choose, settings_document, standard_error, write_settings
-from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
-from groundwatch.evaluation.conditions import conditions_table, seed_conditions
+from groundwatch.evaluation.redecide.calibrate import Target, choose, settings_document, standard_error, write_settings
+from groundwatch.evaluation.redecide.combiner_fit import DEFAULT_FEATURES, describe, fit_combiner
+from groundwatch.evaluation.redecide.conditions import conditions_table, seed_conditions
 from groundwatch.evaluation.dataset import Labelled
-from groundwatch.evaluation.probe_report import probe_report, probe_table
+from groundwatch.evaluation.probing.probe_report import probe_report, probe_table
 from groundwatch.evaluation.report import evaluation_report, headline_table, strata_table, three_way_table
-from groundwatch.evaluation.rules import rule_rows, rules_table
+from groundwatch.evaluation.redecide.rules import rule_rows, rules_table
 from groundwatch.evaluation.scored import Scored, Variant, load_scored, score_all
-from groundwatch.evaluation.sweep import decisions, evaluate, grid, sweep, table
-from groundwatch.evaluation.windows import window_rows, window_table
+from groundwatch.evaluation.redecide.sweep import decisions, evaluate, grid, sweep, table
+from groundwatch.evaluation.redecide.windows import window_rows, window_table
 from groundwatch.scorers.verdicts.combiner import Combiner
 from groundwatch.scorers.verdicts.thresholds import Thresholds
 
@@ -40,7 +40,7 @@ class Options:
     pair_top: int | None = None        # ... and pairs of the first pair_top chunks
     window_grid: tuple[list[int], list[int]] | None = None  # top_k values x pair_top values to re-decide
     combiner_features: tuple[str, ...] = DEFAULT_FEATURES    # what --fit-combiner fits on
-    guards: list[str] | None = None    # re-decide with guards off and/or on (evaluation/guard_variants.py)
+    guards: list[str] | None = None    # re-decide with guards off and/or on (evaluation/redecide/guard_variants.py)
 
 
 def _question_run(config: ScorerConfig, scorer, items: list[Labelled], options: Options) -> list[Scored]:
@@ -105,7 +105,7 @@ def labelled_section(config: ScorerConfig, scorer, items: list[Labelled], option
         report["combiner_fit"] = fitted.to_dict()
         parts.append(f"combiner fitted -> {options.fit_combiner}\n" + describe(fitted))
     if options.guards:
-        from groundwatch.evaluation.guard_variants import drop_check, guard_rows, guards_table
+        from groundwatch.evaluation.redecide.guard_variants import drop_check, guard_rows, guards_table
 
         report["guards"] = guard_rows(scored, variant, options.guards, options.resamples, options.seed)
         report["guards_check"] = drop_check(report["guards"])

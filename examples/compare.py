@@ -4,7 +4,7 @@
     python examples/compare.py /tmp/gp_verdicts.jsonl --expected examples/guards/expected.jsonl
     python examples/compare.py /tmp/gp_verdicts.jsonl --expected examples/guards/expected.jsonl --guards both
 
-`--guards both` re-decides the saved verdicts with the guards off and on (evaluation/guard_variants.py:
+`--guards both` re-decides the saved verdicts with the guards off and on (evaluation/redecide/guard_variants.py:
 the record keeps each guard check, so "off" is the same evidence decided without them; no model run)
 and counts agreement per family for each. NOT_SUPPORTED in expected.jsonl accepts CONTRADICTED or NOT_ENOUGH_INFO.
 """
@@ -89,7 +89,7 @@ def _claims(path: str, expected_path: Path):
 def guard_columns(path: str, expected_path: Path, json_out: Path | None, guards: str) -> int:
     """Agreement per family with the saved verdicts re-decided with the guards off and on."""
     from groundwatch.config.settings import load_settings
-    from groundwatch.evaluation.guard_variants import GUARD_STATES, parse_guards, record_verdicts
+    from groundwatch.evaluation.redecide.guard_variants import GUARD_STATES, parse_guards, record_verdicts
     from groundwatch.evaluation.scored import Variant
     from groundwatch.scorers.verdicts.thresholds import Thresholds
 

@@ -94,11 +94,11 @@ def model_calibration_path(model_dir: str | None) -> Path:
 
 
 def run(args) -> int:
-    from groundwatch.evaluation.calibrate import parse_target
+    from groundwatch.evaluation.redecide.calibrate import parse_target
     from groundwatch.evaluation.dataset import read_labelled
-    from groundwatch.evaluation.combiner_fit import feature_names
-    from groundwatch.evaluation.guard_variants import parse_guards
-    from groundwatch.evaluation.windows import parse_grid
+    from groundwatch.evaluation.redecide.combiner_fit import feature_names
+    from groundwatch.evaluation.redecide.guard_variants import parse_guards
+    from groundwatch.evaluation.redecide.windows import parse_grid
     from groundwatch.scorers.errors import InvalidResponse, ModelLoadError
 
     if not args.input and not args.probes:
@@ -144,7 +144,7 @@ def run(args) -> int:
             scorer = build_scorer(settings)
         except ModelLoadError as exc:
             return fail(str(exc))
-    from groundwatch.evaluation.combiner_choice import comparison_combiner, scores_model
+    from groundwatch.evaluation.redecide.combiner_choice import comparison_combiner, scores_model
     from groundwatch.evaluation.session import Options, labelled_section, probe_section
     from groundwatch.scorers.verdicts.combiner import CombinerError
 

@@ -32,7 +32,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from groundwatch.evaluation.converters import convert
-    from groundwatch.evaluation.probes import build_probes
+    from groundwatch.evaluation.probing.probes import build_probes
 
     supported = []
     try:

@@ -301,7 +301,7 @@ def _spread(verdicts: dict) -> str:
 
 CONTROLS = Source("docs/figures/controls-shipped.json",
                   "groundwatch score --input examples/controls/responses.jsonl --output build/controls.jsonl "
-                  "--no-progress && python -m groundwatch.evaluation.controls build/controls.jsonl "
+                  "--no-progress && python -m groundwatch.evaluation.probing.controls build/controls.jsonl "
                   "--output docs/figures/controls-shipped.json")
 
 

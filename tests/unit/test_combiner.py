@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from groundwatch.config.scorer import ScorerConfig
-from groundwatch.evaluation.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
+from groundwatch.evaluation.redecide.combiner_fit import DEFAULT_FEATURES, feature_names, fit_combiner
 from groundwatch.evaluation.dataset import Labelled
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, claim_decision, predict
 from groundwatch.scorers.verdicts.combiner import FEATURES, Combiner, CombinerError, claim_features, load_combiner

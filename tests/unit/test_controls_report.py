@@ -2,7 +2,7 @@
 
 import json
 
-from groundwatch.evaluation.controls import report
+from groundwatch.evaluation.probing.controls import report
 
 
 def _files(tmp_path, verdicts: dict[str, str]):

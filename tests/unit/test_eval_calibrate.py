@@ -5,8 +5,8 @@ import json
 import pytest
 
 from groundwatch.config.settings import load_settings
-from groundwatch.evaluation.calibrate import Target, choose, parse_target, standard_error
-from groundwatch.evaluation.sweep import Row
+from groundwatch.evaluation.redecide.calibrate import Target, choose, parse_target, standard_error
+from groundwatch.evaluation.redecide.sweep import Row
 from groundwatch.cli import main
 from groundwatch.scorers.verdicts.thresholds import Thresholds
 

@@ -1,4 +1,4 @@
-"""Guards off vs on re-decided from one set of stored verdicts (evaluation/guard_variants.py, compare.py)."""
+"""Guards off vs on re-decided from one set of stored verdicts (evaluation/redecide/guard_variants.py, compare.py)."""
 
 import json
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from groundwatch.evaluation.dataset import Labelled
-from groundwatch.evaluation.guard_variants import drop_check, guard_rows, guards_table, parse_guards, record_verdicts
+from groundwatch.evaluation.redecide.guard_variants import drop_check, guard_rows, guards_table, parse_guards, record_verdicts
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant
 from groundwatch.scorers.records import Check, Evidence, Verdict
 from groundwatch.scorers.schema import parse_response

@@ -3,7 +3,7 @@
 import random
 import re
 
-from groundwatch.evaluation.probes import (
+from groundwatch.evaluation.probing.probes import (
     EDITS,
     build_probes,
     conjoin,

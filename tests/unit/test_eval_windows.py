@@ -5,7 +5,7 @@ import pytest
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.evaluation.dataset import Labelled
 from groundwatch.evaluation.scored import Variant, premises, score_all
-from groundwatch.evaluation.windows import parse_grid, window_rows
+from groundwatch.evaluation.redecide.windows import parse_grid, window_rows
 from groundwatch.scorers.evidence.chunking import chunk_passage
 from groundwatch.scorers.schema import Passage, parse_response
 from groundwatch.scorers.verdicts.thresholds import Thresholds

@@ -4,7 +4,7 @@ Stored as a small versioned JSON file beside the NLI model (`combiner.json`):
 feature names, standardisation, coefficients, intercept, the decision
 threshold on P(supported), the model it was fitted for (name@sha256 prefix,
 as in verdict records) and the data it was fitted on. Applying it needs numpy
-only; fitting (scikit-learn) lives in evaluation/combiner_fit.py.
+only; fitting (scikit-learn) lives in evaluation/redecide/combiner_fit.py.
 
 Features are computed from NLI probabilities, so a combiner belongs to one
 model: loading it for another model is refused.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from groundwatch.evaluation.rules import _row
+from groundwatch.evaluation.redecide.rules import _row
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, claim_verdict
 from groundwatch.evaluation.tables import render
 

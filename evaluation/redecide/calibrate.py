@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from groundwatch.evaluation.metrics import bootstrap_draws
-from groundwatch.evaluation.sweep import Row
+from groundwatch.evaluation.redecide.sweep import Row
 from groundwatch.scorers.files import output_path
 from groundwatch.scorers.verdicts.thresholds import MODES, Thresholds
 

@@ -1,7 +1,7 @@
 """Verdict counts per family on the hand-written control set (examples/controls/), against its targets.
 
     groundwatch score --input examples/controls/responses.jsonl --output build/controls.jsonl
-    python -m groundwatch.evaluation.controls build/controls.jsonl --output docs/figures/controls.json
+    python -m groundwatch.evaluation.probing.controls build/controls.jsonl --output docs/figures/controls.json
 
 Families without the `_pair` suffix are supported rewordings (the verdict should be SUPPORTED); `_pair`
 families are their minimal pairs (anything but SUPPORTED). Targets: at least 85% of the rewordings
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from groundwatch.scorers.files import output_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = ROOT / "examples" / "controls" / "expected.jsonl"
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO")
 
@@ -69,7 +69,7 @@ def report(verdicts_path: Path, expected_path: Path = EXPECTED) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m groundwatch.evaluation.controls",
+    parser = argparse.ArgumentParser(prog="python -m groundwatch.evaluation.probing.controls",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("verdicts", type=Path, help="verdict records of examples/controls/responses.jsonl")
     parser.add_argument("--expected", type=Path, default=EXPECTED, help="expectations (default: the control set's)")

@@ -1,0 +1,1 @@
+"""Hand-written and built probe sets: the controls, the failure probes and their report."""
