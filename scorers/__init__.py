@@ -1,4 +1,7 @@
-"""Scoring core: claims, decorative filter, free checks, evidence, NLI and verdicts (plus the JSONL, time and recall helpers every tool shares)."""
+"""Scoring core, by stage: english/, answer/, evidence/, guards/, nli/, verdicts/, composed by pipeline.py.
+
+At the top: the schema, the records and the JSONL, time and file helpers every tool shares.
+"""
 
 # Installed as groundwatch.scorers; from the repository root the bare folder name would load every
 # module a second time (two ScoringError classes, two caches), so it is refused.
