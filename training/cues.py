@@ -22,14 +22,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from groundwatch.scorers.english.lexicon import NEGATION_WORDS as NEGATIONS
 from groundwatch.scorers.english.numbers import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 
 CUES = ("negation_hypothesis_only", "negation_premise_only", "antonym_pair", "number_changed", "number_rewritten",
         "high_overlap", "low_overlap")
 
-NEGATIONS = frozenset({"not", "n't", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor",
-                       "without", "cannot"})
 HIGH_OVERLAP, LOW_OVERLAP = 0.9, 0.3
 
 _PAIRS = """open close; open shut; allow forbid; allow deny; allow prohibit; enable disable; accept reject;

@@ -12,6 +12,11 @@ from __future__ import annotations
 # Single-token negators (lemmas; "n't" is lemmatised to "not", "cannot" is split by the tokenizer).
 NEGATORS = frozenset({"not", "never", "no", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
                       "non"})
+# The plain negators, which deny the word they stand before: "not" ("n't" is lemmatised to it) and "never".
+PLAIN_NEGATORS = frozenset({"not", "never"})
+# The same negators as words of text read without the lemmatiser (training's cue tokens): there "n't" and
+# "cannot" are words of their own, and "non" only ever a prefix.
+NEGATION_WORDS = (NEGATORS - {"non"}) | {"n't", "cannot"}
 # Multi-token negators: the phrase flips polarity once.
 NEGATOR_PHRASES = (("no", "longer"), ("fail", "to"))
 # Verbs that negate the -ing verb after them ("stops collecting" = does not collect).

@@ -27,7 +27,7 @@ from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.english.lemmas import Token, analyse, unprefixed
 from groundwatch.scorers.english.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
                                     MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
-                                    WEAK_MODALS)
+                                    PLAIN_NEGATORS, WEAK_MODALS)
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 
 NAME = "dropped_condition"
@@ -148,14 +148,13 @@ def words_of(text: str) -> frozenset[str]:
     return frozenset(out) | a.lemmas
 
 
-_NEGATORS = frozenset({"not", "never"})  # lemmas: "n't" is "not"
 _NEGATED_REACH = 3  # "not verified", "haven't been verified", "are not yet verified"
 
 
 def negated_words(text: str) -> frozenset[str]:
     """Words and lemmas a negator shortly before denies ("accounts that aren't verified": "verified")."""
     tokens = analyse(text).tokens
-    return frozenset(w for i, t in enumerate(tokens) if t.lemma in _NEGATORS
+    return frozenset(w for i, t in enumerate(tokens) if t.lemma in PLAIN_NEGATORS
                      for u in tokens[i + 1:i + 1 + _NEGATED_REACH] for w in (u.text.lower(), u.lemma))
 
 

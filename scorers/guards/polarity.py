@@ -33,7 +33,7 @@ from groundwatch.scorers.english.clauses import FRONTED_PREPOSITIONS, Clause, cl
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.english.lemmas import analyse, matched, negative_adjective, unprefixed
 from groundwatch.scorers.english.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
-                                    SCOPE_WORDS)
+                                    PLAIN_NEGATORS, SCOPE_WORDS)
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.guards.sameness import same_thing
 
@@ -324,7 +324,7 @@ def _unstated_heads(cmp: Comparison) -> set[str]:
         return set()
     claim, other = cmp.claim_clause, cmp.evidence_clause
     positions = negations(claim, other)
-    if not positions or any(claim.tokens[i].lemma not in _PLAIN_NEGATORS or i not in claim.negators
+    if not positions or any(claim.tokens[i].lemma not in PLAIN_NEGATORS or i not in claim.negators
                             for i in positions):
         return set()
     families = {_family(lemma) for lemma in other.lemmas} | other.lemmas
@@ -333,8 +333,6 @@ def _unstated_heads(cmp: Comparison) -> set[str]:
         return set()
     return {_family(h) for h in heads}
 
-
-_PLAIN_NEGATORS = frozenset({"not", "never"})
 
 
 def polar(sentence: str) -> bool:
