@@ -60,7 +60,7 @@ def main(path: str, expected_path: Path = HERE / "expected.jsonl", json_out: Pat
     if misses:
         print("differences:")
         print("\n".join("  " + m for m in misses))
-    if json_out:  # the figure source of the README's agreement line (python -m groundwatch.tools.figures)
+    if json_out:  # the figure source of the README's agreement line (python -m groundwatch.reports.figures)
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
             "verdicts": str(path), "expected": os.path.relpath(expected_path), "claims": total, "claims_agree": agree,
@@ -124,7 +124,7 @@ def guard_columns(path: str, expected_path: Path, json_out: Path | None, guards:
     if saved_differs:
         print(f"note: {saved_differs} expected claims re-decided with guards on differ from the saved verdict "
               "(other thresholds or settings than the scoring run?)")
-    if json_out:  # the figure source of the README's guard probe table (python -m groundwatch.tools.figures)
+    if json_out:  # the figure source of the README's guard probe table (python -m groundwatch.reports.figures)
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
             "verdicts": str(path), "expected": os.path.relpath(expected_path),

@@ -9,7 +9,7 @@
 # CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
 # scores and decides with, default the shipped 4 / 3),
 # HALUEVAL (answers, default 1000), RESAMPLES (1000), FIGURES_DIR (copy the reports there for
-# python -m groundwatch.tools.figures; `final` then also ships the combiner beside the default model).
+# python -m groundwatch.reports.figures; `final` then also ships the combiner beside the default model).
 # Runs under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -17,7 +17,7 @@ README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]  # CHANGELOG.md is where history goes
 
 FIGURE = re.compile(r"<!-- figures:(?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-- /figures:(?P=name) -->", re.S)
-# Inside a figure block, the lines that say where its numbers come from (groundwatch/tools/figures.py: render_block).
+# Inside a figure block, the lines that say where its numbers come from (reports/figures.py: render_block).
 PROVENANCE = ("_Source", "_Measured", "- `docs/figures/")
 HEX = re.compile(r"(?<![0-9A-Za-z_])[0-9a-f]{7,40}(?![0-9A-Za-z_])")
 ISSUE = re.compile(r"\bissues?\s+#?\d+", re.I)

@@ -1,15 +1,15 @@
-"""The README's and docs' measured figures are exactly what groundwatch/tools/figures.py renders from the saved files."""
+"""The README's and docs' measured figures are exactly what reports/figures.py renders from the saved files."""
 
 from __future__ import annotations
 
 import pytest
 
-from groundwatch.tools import figures
-from groundwatch.tools.figures import BLOCK, FIGURES, ROOT, Figure, Source, documents, markdown_table, stale, update
+from groundwatch.reports import figures
+from groundwatch.reports.figures import BLOCK, FIGURES, ROOT, Figure, Source, documents, markdown_table, stale, update
 
 
 def test_every_figure_block_matches_its_saved_source():
-    assert stale() == [], "a figure block differs from its saved file: run `python -m groundwatch.tools.figures` (docs/figures.md)"
+    assert stale() == [], "a figure block differs from its saved file: run `python -m groundwatch.reports.figures` (docs/figures.md)"
 
 
 def test_every_block_names_a_registered_figure_and_every_figure_is_shown():

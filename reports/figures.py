@@ -7,7 +7,7 @@ A figure is a block in a Markdown file (README.md or docs/*.md):
     <!-- /figures:NAME -->
 
 Each figure names its source files (committed under docs/figures/) and the command that
-wrote each one; the block ends with those commands. `python -m groundwatch.tools.figures` rewrites
+wrote each one; the block ends with those commands. `python -m groundwatch.reports.figures` rewrites
 every block from its sources; `--check` only reports the blocks that differ (the unit test
 tests/unit/test_figures.py fails on the same); `--rerun NAME` first runs NAME's commands
 to refresh its sources. How to add one: docs/figures.md.
@@ -28,7 +28,7 @@ from typing import Callable
 from groundwatch.reports.summary import Summary
 from groundwatch.scorers.files import output_path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", "docs/*.md")
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
 
@@ -96,7 +96,7 @@ def update(text: str, root: Path = ROOT) -> str:
     def body(match: re.Match) -> str:
         name = match["name"]
         if name not in FIGURES:
-            raise KeyError(f"no figure {name!r} in groundwatch/tools/figures.py (known: {', '.join(sorted(FIGURES))})")
+            raise KeyError(f"no figure {name!r} in reports/figures.py (known: {', '.join(sorted(FIGURES))})")
         return match.group(1) + render_block(name, root) + match.group(4)
 
     return BLOCK.sub(body, text)
@@ -130,7 +130,7 @@ def rerun(names: list[str], root: Path = ROOT) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m groundwatch.tools.figures", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m groundwatch.reports.figures", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="list stale blocks and exit 1; change nothing")
     parser.add_argument("--rerun", nargs="+", metavar="NAME", choices=sorted(FIGURES),
                         help="first run these figures' commands to refresh their source files")
