@@ -20,6 +20,7 @@ from groundwatch.config.policy import PolicyConfig
 from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.secrets import masked
+from groundwatch.config.traces import TraceSettings
 
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -230,6 +231,7 @@ class Settings(BaseSettings):
     redaction: RedactionSettings = RedactionSettings()
     corpus: CorpusSettings = CorpusSettings()
     judge: JudgeSettings = JudgeSettings()  # an LLM judge for the uncertain band (off by default)
+    traces: TraceSettings = TraceSettings()  # responses read from OpenTelemetry spans
 
     @model_validator(mode="after")
     def _deadlines_fit(self) -> "Settings":
