@@ -29,3 +29,15 @@ class TraceSettings(BaseModel):
     # id in the corpus index (the `corpus` section's index, id and text fields); without it, or when the
     # id is not there, the response is scored on the passages it has and flagged passage_text_missing.
     look_up_missing_text: bool = False
+    # The streaming join (kafka.input_format otlp_*): spans are held by trace id until the trace's root span
+    # has ended, or release_wait_s after its last span arrived (the Collector's groupbytrace semantics).
+    release_wait_s: float = Field(5.0, gt=0)
+    # After the root span, wait this long since the trace's last span before releasing it: spans of one trace
+    # on several partitions (no partition_traces_by_id) may arrive after their root. 0: release at once.
+    root_grace_s: float = Field(0.0, ge=0)
+    max_held_traces: int = Field(10_000, ge=1)    # past this the oldest held trace is released early (evicted)
+    max_held_bytes: int = Field(64_000_000, ge=1024)  # export-request bytes behind the held spans, likewise
+    # A span whose trace was already released: dead_letter (its message goes to the dead-letter topic, reason
+    # late_span) or rescore (held as a new version of the trace; its responses overwrite the earlier verdicts).
+    late_spans: Literal["dead_letter", "rescore"] = "dead_letter"
+    remember_released: int = Field(100_000, ge=0)  # trace ids kept to tell a late span from a new trace
