@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -20,6 +20,7 @@ from groundwatch.config.policy import PolicyConfig
 from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.secrets import masked
+from groundwatch.config.traces import TraceSettings
 
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -33,6 +34,9 @@ class _Section(BaseModel):
 class KafkaSettings(_Section):
     bootstrap_servers: str = "127.0.0.1:9092"
     input_topic: str = "rag-responses"
+    # What the input topic carries: groundwatch.response.v1 JSON, or OpenTelemetry traces as the Collector's
+    # Kafka exporter writes them (otlp_proto, its default encoding, or otlp_json); see the traces section.
+    input_format: Literal["groundwatch.response.v1", "otlp_proto", "otlp_json"] = "groundwatch.response.v1"
     group_id: str = "groundwatch"
     dead_letter_topic: str = "groundwatch-dead-letters"
     alerts_topic: str = "groundwatch-alerts"
@@ -230,6 +234,7 @@ class Settings(BaseSettings):
     redaction: RedactionSettings = RedactionSettings()
     corpus: CorpusSettings = CorpusSettings()
     judge: JudgeSettings = JudgeSettings()  # an LLM judge for the uncertain band (off by default)
+    traces: TraceSettings = TraceSettings()  # responses read from OpenTelemetry spans
 
     @model_validator(mode="after")
     def _deadlines_fit(self) -> "Settings":

@@ -16,6 +16,12 @@ consumer.shutdown_timeout_s (scoring is cut short and the batch left
 uncommitted if that time runs out).
 
 Health: every poll beats `health`; /healthz fails when the loop stops polling.
+
+Trace topics (kafka.input_format otlp_proto | otlp_json): spans are held in a join buffer
+(consumer/otlp/join.py) until their trace is released; a batch commits only below the oldest
+held message, and the loop also runs a batch without new messages when a held trace's wait is
+over. A revoke or loss forgets the buffer: with the eager assignment the group uses, every
+partition comes back at its committed offset, so the held messages are read again.
 """
 
 from __future__ import annotations
@@ -74,6 +80,13 @@ class StreamApp:
         self._batches = 0
         self._next_lag = 0.0
         self._assigned: frozenset[tuple[str, int]] = frozenset()
+        self.join = None  # the trace join buffer, on trace topics only
+        if settings.kafka.input_format != "groundwatch.response.v1":
+            from groundwatch.consumer.otlp.join import TraceJoin
+            from groundwatch.consumer.otlp.passage_store import build_passage_store
+
+            self.join = TraceJoin(settings.traces)
+            self._store = build_passage_store(settings)
 
     @property
     def assigned(self) -> frozenset[tuple[str, int]]:
@@ -106,10 +119,11 @@ class StreamApp:
                 messages = self._usable(self.consumer.consume(self.batch_size, self.settings.kafka.poll_timeout_s))
                 self.health.beat()
                 self._report_lag()
-                if messages:
+                if messages or (self.join is not None and self.join.due()):
                     clean = self._process(messages) and clean
                     idle_since = time.monotonic()
-                elif idle_exit_s is not None and self.health.assigned and time.monotonic() - idle_since > idle_exit_s:
+                elif (idle_exit_s is not None and self.health.assigned and not self.join
+                      and time.monotonic() - idle_since > idle_exit_s):
                     log.info("consumer_idle_exit", idle_s=idle_exit_s)
                     break
         except Exception:
@@ -151,7 +165,13 @@ class StreamApp:
             deadline = self._scoring_deadline()
             deadline.tighten(time.monotonic() + self.settings.consumer.first_try_s, "batch")
             try:
-                late = prepare(batch, self.scorer, self.limits, self.metrics, deadline)
+                if self.join is None:
+                    late = prepare(batch, self.scorer, self.limits, self.metrics, deadline)
+                else:
+                    from groundwatch.consumer.otlp.stream import prepare_traces
+
+                    late = prepare_traces(batch, self.join, self.scorer, self.settings, self.metrics, deadline,
+                                          self._store)
             finally:
                 self._scoring = None
             if late and not batch.interrupted:  # a deadline overrun is backpressure (consumer/late.py)
@@ -167,7 +187,7 @@ class StreamApp:
         self.metrics.set_inflight(0)
         if done:
             self.on_batch_done(batch)
-        return done or not batch.messages  # a batch emptied by a rebalance lost nothing
+        return done or not batch.messages  # a batch emptied by a rebalance (or a join tick) lost nothing
 
     def _scoring_deadline(self) -> Deadline:
         """A fresh scorer deadline, never past the shutdown deadline; stop() tightens it while it runs."""
@@ -306,6 +326,8 @@ class StreamApp:
         log.warning("partitions_lost", partitions=_names(partitions))
 
     def _release(self, partitions) -> None:
+        if self.join is not None:
+            self.join.clear()  # the held messages are read again from the committed offsets
         # librdkafka keeps a partition's pause across unassign/assign: a partition paused
         # now would come back paused at the next assignment and never be read.
         try:

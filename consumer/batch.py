@@ -48,6 +48,8 @@ class Batch:
     interrupted: bool = False  # scoring cut short by shutdown: never written, never committed
     written: set[str] = field(default_factory=set)  # names of the sinks that stored it
     committed: bool = False
+    # Trace topics (consumer/otlp/stream.py): the offsets the join allows, below the oldest held message.
+    commit_to: list[TopicPartition] | None = None
 
     @property
     def verdicts(self) -> list[ResponseVerdict]:
@@ -64,7 +66,7 @@ class Batch:
         return {(m.topic(), m.partition()) for m in self.messages}
 
     def offsets(self) -> list[TopicPartition]:
-        return next_offsets(self.messages)
+        return next_offsets(self.messages) if self.commit_to is None else self.commit_to
 
     def add_dead_letters(self, letters: list[DeadLetter]) -> None:
         """Dead letters for messages of this batch; a scored message among them is no longer written."""
@@ -80,6 +82,8 @@ class Batch:
         self.scored = [s for s in self.scored if keep(s.message)]
         self.dead = [d for d in self.dead if keep(d.message)]
         self.pending = [d for d in self.pending if keep(d.message)]
+        if self.commit_to is not None:
+            self.commit_to = [tp for tp in self.commit_to if (tp.topic, tp.partition) not in partitions]
 
     def __len__(self) -> int:
         return len(self.messages)

@@ -26,4 +26,7 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_retention_deletions_total",  # counter: indices deleted for age without ISM
     "groundwatch_retrieval_outcomes_total",  # {outcome="retrieval_miss|unsupported_by_corpus"}
     "groundwatch_response_flags_total",  # {flag="off_topic|stale_evidence"}
+    "groundwatch_trace_joins_total",  # {outcome="released|timed_out|evicted|too_large"}: traces read from spans
+    "groundwatch_late_spans_total",  # spans that arrived after their trace was released
+    "groundwatch_held_traces",  # gauge: traces waiting in the join buffer
 })

@@ -94,6 +94,12 @@ class Metrics:
                                           "corpus supports them) or unsupported_by_corpus.", ["outcome"], registry=r)
         self.response_flags = Counter("groundwatch_response_flags", "Responses flagged off_topic or "
                                       "stale_evidence.", ["flag"], registry=r)
+        self.trace_joins = Counter("groundwatch_trace_joins", "Traces released from the join buffer: released "
+                                   "(root span ended), timed_out (no span for traces.release_wait_s), evicted "
+                                   "(buffer full) or too_large.", ["outcome"], registry=r)
+        self.late_span_count = Counter("groundwatch_late_spans", "Spans that arrived after their trace was "
+                                       "released.", registry=r)
+        self.held_trace_count = Gauge("groundwatch_held_traces", "Traces waiting in the join buffer.", registry=r)
         self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
@@ -111,6 +117,8 @@ class Metrics:
             self.response_flags.labels(flag)
         for reason in SCORE_REASONS:
             self.scorer_errors.labels(reason)
+        for outcome in ("released", "timed_out", "evicted", "too_large"):
+            self.trace_joins.labels(outcome)
 
     def names(self) -> set[str]:
         """Metric family names as exported (counters without the `_total` suffix added back)."""
@@ -184,6 +192,15 @@ class Metrics:
 
     def scorer_error(self, reason: str) -> None:
         self.scorer_errors.labels(reason).inc()
+
+    def trace_join(self, outcome: str) -> None:
+        self.trace_joins.labels(outcome=outcome).inc()
+
+    def late_spans(self, n: int) -> None:
+        self.late_span_count.inc(n)
+
+    def held_traces(self, n: int) -> None:
+        self.held_trace_count.set(n)
 
     def set_inflight(self, n: int) -> None:
         self.inflight.set(n)

@@ -26,6 +26,7 @@ import structlog
 from groundwatch.config.logs import configure as configure_logs
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.settings import Settings, load_settings
+from groundwatch.consumer.otlp.missing_text import flag_missing_text
 from groundwatch.results import Result
 from groundwatch.scorers.errors import InvalidResponse, ScoringError
 from groundwatch.scorers.redaction import Redactor
@@ -161,6 +162,39 @@ class Checker:
                 out.append(self._result(result))
         return out
 
+    def check_spans(self, spans: Iterable[Any], *, return_exceptions: bool = False
+                    ) -> list[Result | InvalidResponse | ScoringError]:
+        """Check the responses that traces hold: OpenTelemetry SDK spans (as an exporter receives them),
+        ExportTraceServiceRequest messages or their protobuf bytes, in the OpenInference or the GenAI
+        convention. The spans are joined by trace id and each expected answer becomes one response
+        (the `traces` settings; docs/opentelemetry.md), in trace order; its request id is the trace id
+        and the answer span's id. A request or trace that cannot be read raises InvalidResponse naming
+        it, or with `return_exceptions=True` stands in the list where its responses would be."""
+        from groundwatch.consumer.decode import DecodeError
+        from groundwatch.consumer.otlp.assemble import assemble
+        from groundwatch.consumer.otlp.decode import decode_request
+        from groundwatch.consumer.otlp.in_process import export_requests
+        from groundwatch.scorers.schema import RecordLimits
+
+        traces = self.settings.traces
+        records, refused = [], []
+        for i, value in enumerate(export_requests(spans)):
+            decoded = decode_request(value, "otlp_proto", traces)
+            if isinstance(decoded, DecodeError):
+                refused.append(InvalidResponse(f"spans: export request {i}: {decoded.message}", decoded.field,
+                                               decoded.reason))
+            else:
+                records.extend(decoded)
+        found = refused + [r if isinstance(r, Response) else InvalidResponse(f"{where}: {r}", r.field, r.reason)
+                           for where, r in assemble(records, traces, RecordLimits.from_config(self.settings.scorer),
+                                                    self._passage_store())]
+        bad = [r for r in found if isinstance(r, InvalidResponse)]
+        if bad and not return_exceptions:
+            raise bad[0]
+        results = iter(self.check_many([r for r in found if isinstance(r, Response)],
+                                       return_exceptions=return_exceptions))
+        return [r if isinstance(r, InvalidResponse) else next(results) for r in found]
+
     async def acheck(self, *, answer: str, passages: Sequence[str | Mapping[str, Any]], question: str | None = None,
                      request_id: str | None = None, **fields: Any) -> Result:
         """`check` for asyncio code: concurrent calls are scored together in the shared batcher."""
@@ -197,12 +231,20 @@ class Checker:
         except InvalidResponse as exc:
             raise InvalidResponse(f"{where}: {exc}", exc.field) from None
 
+    def _passage_store(self):
+        if not hasattr(self, "_store"):  # built on first use: only trace input needs it
+            from groundwatch.consumer.otlp.passage_store import build_passage_store
+
+            self._store = build_passage_store(self.settings)
+        return self._store
+
     def _submit(self, response: Response) -> Future:
         return self._collector.submit(response)
 
     def _result(self, verdict) -> Result:
         if isinstance(verdict, ScoringError):
             raise verdict
+        flag_missing_text(verdict)  # a response read from traces whose documents came without text
         record = verdict.to_dict()
         if self._redactor:
             record = self._redactor.document(record)

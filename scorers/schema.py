@@ -23,6 +23,7 @@ class Passage(BaseModel):
     doc_id: str | None = None
     title: str | None = None
     updated_at: str | None = None
+    metadata: dict[str, Any] | None = None  # the retriever's own fields for the document, kept as given
 
     @field_validator("id", mode="before")
     @classmethod

@@ -1,0 +1,136 @@
+"""Two instrumented RAG apps for the trace tests, traced by the real OpenTelemetry SDK.
+
+`openinference_app` names its spans and attributes as the OpenInference convention does (the
+names come from openinference-semantic-conventions); `genai_app` as the OpenTelemetry GenAI
+convention does. Both export to an in-memory exporter; `otlp_proto` / `otlp_json` encode the
+finished spans with the SDK's own OTLP encoder, and OTLP/JSON as the Collector marshals it
+(hex trace and span ids, 64-bit integers as strings, enums as integers).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+
+from google.protobuf import json_format
+from openinference.semconv.trace import (DocumentAttributes, MessageAttributes, OpenInferenceSpanKindValues,
+                                         RerankerAttributes, SpanAttributes)
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+
+@dataclass
+class Doc:
+    id: str
+    text: str | None
+    score: float = 0.5
+    metadata: dict = field(default_factory=dict)
+
+
+class App:
+    """A traced app: `tracer` for its spans, `finished()` for what the exporter received."""
+
+    def __init__(self, service: str):
+        self.exporter = InMemorySpanExporter()
+        provider = TracerProvider(resource=Resource.create({"service.name": service}))
+        provider.add_span_processor(SimpleSpanProcessor(self.exporter))
+        self.tracer = provider.get_tracer("groundwatch-tests")
+
+    def finished(self) -> list:
+        return list(self.exporter.get_finished_spans())
+
+
+def _documents(prefix: str, docs: list[Doc]) -> dict:
+    out = {}
+    for i, d in enumerate(docs):
+        base = f"{prefix}.{i}."
+        out[base + DocumentAttributes.DOCUMENT_ID] = d.id
+        if d.text is not None:
+            out[base + DocumentAttributes.DOCUMENT_CONTENT] = d.text
+        out[base + DocumentAttributes.DOCUMENT_SCORE] = d.score
+        if d.metadata:
+            out[base + DocumentAttributes.DOCUMENT_METADATA] = json.dumps(d.metadata)
+    return out
+
+
+def openinference_app(app: App, question: str, answer: str, docs: list[Doc], *, reranked: list[Doc] | None = None,
+                      rewrite: str | None = None, model: str = "gpt-test", session: str | None = "s-1",
+                      tool_call_first: bool = False) -> None:
+    """One request: [query rewrite] -> retriever -> [reranker] -> [a tool-call LLM turn] -> LLM answer."""
+    kind = SpanAttributes.OPENINFERENCE_SPAN_KIND
+    with app.tracer.start_as_current_span("rag", attributes={kind: OpenInferenceSpanKindValues.CHAIN.value,
+                                                             SpanAttributes.INPUT_VALUE: question,
+                                                             **({SpanAttributes.SESSION_ID: session} if session else {})}):
+        query = question
+        if rewrite is not None:
+            with app.tracer.start_as_current_span("rewrite", attributes={
+                    kind: OpenInferenceSpanKindValues.LLM.value, SpanAttributes.LLM_MODEL_NAME: model,
+                    f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_ROLE}": "assistant",
+                    f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_CONTENT}": rewrite}):
+                query = rewrite
+        with app.tracer.start_as_current_span("retrieve", attributes={
+                kind: OpenInferenceSpanKindValues.RETRIEVER.value, SpanAttributes.INPUT_VALUE: query,
+                **_documents(SpanAttributes.RETRIEVAL_DOCUMENTS, docs)}):
+            pass
+        if reranked is not None:
+            with app.tracer.start_as_current_span("rerank", attributes={
+                    kind: OpenInferenceSpanKindValues.RERANKER.value, RerankerAttributes.RERANKER_QUERY: query,
+                    **_documents(RerankerAttributes.RERANKER_INPUT_DOCUMENTS, docs),
+                    **_documents(RerankerAttributes.RERANKER_OUTPUT_DOCUMENTS, reranked)}):
+                pass
+        if tool_call_first:  # an agent turn that calls a tool: no text answer
+            with app.tracer.start_as_current_span("plan", attributes={
+                    kind: OpenInferenceSpanKindValues.LLM.value, SpanAttributes.LLM_MODEL_NAME: model,
+                    f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_ROLE}": "assistant",
+                    f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_TOOL_CALLS}.0."
+                    "tool_call.function.name": "lookup"}):
+                pass
+        with app.tracer.start_as_current_span("answer", attributes={
+                kind: OpenInferenceSpanKindValues.LLM.value, SpanAttributes.LLM_MODEL_NAME: model,
+                f"{SpanAttributes.LLM_INPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_ROLE}": "user",
+                f"{SpanAttributes.LLM_INPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_CONTENT}": question,
+                f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_ROLE}": "assistant",
+                f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.0.{MessageAttributes.MESSAGE_CONTENT}": answer,
+                SpanAttributes.OUTPUT_VALUE: answer}):
+            pass
+
+
+def genai_app(app: App, question: str, answer: str, docs: list[Doc], *, model: str = "gpt-test",
+              conversation: str | None = "c-1") -> None:
+    """One request in the GenAI convention: retrieval span, then a chat span (documents as a JSON string)."""
+    with app.tracer.start_as_current_span("invoke_agent rag", attributes={
+            "gen_ai.operation.name": "invoke_agent",
+            **({"gen_ai.conversation.id": conversation} if conversation else {})}):
+        documents = [{"id": d.id, "score": d.score, **({"content": d.text} if d.text is not None else {})}
+                     for d in docs]
+        with app.tracer.start_as_current_span("retrieval kb", attributes={
+                "gen_ai.operation.name": "retrieval", "gen_ai.retrieval.query.text": question,
+                "gen_ai.retrieval.documents": json.dumps(documents)}):
+            pass
+        with app.tracer.start_as_current_span(f"chat {model}", attributes={
+                "gen_ai.operation.name": "chat", "gen_ai.request.model": model,
+                "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [{"type": "text", "content": question}]}]),
+                "gen_ai.output.messages": json.dumps([{"role": "assistant", "finish_reason": "stop",
+                                                       "parts": [{"type": "text", "content": answer}]}])}):
+            pass
+
+
+def otlp_proto(spans) -> bytes:
+    """One ExportTraceServiceRequest, as the SDK's OTLP exporters and the Collector's otlp_proto encoding send it."""
+    return encode_spans(list(spans)).SerializeToString()
+
+
+def otlp_json(spans) -> bytes:
+    """The same request in OTLP/JSON as the Collector marshals it: hex ids, enums as integers, int64 as strings."""
+    body = json_format.MessageToDict(encode_spans(list(spans)), use_integers_for_enums=True)
+    for resource_spans in body.get("resourceSpans", []):
+        for scope_spans in resource_spans.get("scopeSpans", []):
+            for span in scope_spans.get("spans", []):
+                for name in ("traceId", "spanId", "parentSpanId"):
+                    if name in span:
+                        span[name] = base64.b64decode(span[name]).hex()
+    return json.dumps(body, separators=(",", ":")).encode()
