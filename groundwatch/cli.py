@@ -67,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     from groundwatch.config.settings_check import SettingsError
 
     args = build_parser().parse_args(argv)
-    start_logging(args)
     try:
+        start_logging(args)  # GROUNDWATCH_LOG_LEVEL=loud is a one-line error here
         return args.func(args) or 0
     except SettingsError as exc:
         return fail(str(exc))

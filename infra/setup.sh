@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Creates .venv and installs groundwatch (editable) with its dependencies.
 #   infra/setup.sh          the runtime only: groundwatch[cpu], no torch (score, consume, serve, make demo)
-#   infra/setup.sh --test   plus [dev] (test tools and every extra the tests exercise: export, train, eval,
-#                           bench, audit), Debian prometheus/chromium and helm
+#   infra/setup.sh --dev    plus [dev] (test tools and every extra the tests exercise: export, train, eval,
+#                           bench, audit): enough for the unit tests (make test-quick)
+#   infra/setup.sh --test   [dev], Debian prometheus/chromium and helm: the whole suite (make test)
 # Idempotent: a stamp of pyproject.toml skips a reinstall when nothing changed.
 set -euo pipefail
 
@@ -11,8 +12,9 @@ cd "$repo"
 python="${PYTHON:-python3.11}"
 command -v "$python" >/dev/null 2>&1 || python=python3
 
+mode="${1:-}"
 extras=""
-[ "${1:-}" = "--test" ] && extras="[dev]"
+case "$mode" in --dev|--test) extras="[dev]" ;; esac
 # One ONNX Runtime build: cpu here (GROUNDWATCH_ORT=gpu on a CUDA machine; never both, see pyproject.toml).
 ort="${GROUNDWATCH_ORT:-cpu}"
 
@@ -27,7 +29,7 @@ if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
     cp pyproject.toml "$stamp"
 fi
 
-if [ -n "$extras" ]; then
+if [ "$mode" = "--test" ]; then
     bash infra/install_system.sh
     bash infra/install_helm.sh
     bash infra/install_grafana_schema.sh
