@@ -31,9 +31,17 @@ def _masked_record(*args, **kwargs) -> logging.LogRecord:
     return record
 
 
+# Per-request lines ("POST http://.../_search [status:N/A ...]" with a urllib3 traceback, "Retrying ...
+# after connection broken"): the command reports an unreachable server itself, in one line, so these
+# show only at debug.
+REQUEST_LOGGERS = ("opensearch", "urllib3.connectionpool")
+
+
 def guard_library_logs(level: str = "info") -> None:
     logging.setLogRecordFactory(_masked_record)
     asked = getattr(logging, level.upper(), logging.WARNING)
     floor = logging.INFO if asked <= logging.DEBUG else max(logging.WARNING, asked)
     for name in LIBRARY_LOGGERS:
         logging.getLogger(name).setLevel(floor)
+    for name in REQUEST_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO if asked <= logging.DEBUG else max(logging.ERROR, asked))

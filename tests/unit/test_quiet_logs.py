@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from groundwatch.cli import build_parser, main
 from groundwatch.commands.conventions import log_level, start_logging
-from groundwatch.config.library_logs import LIBRARY_LOGGERS
+from groundwatch.config.library_logs import LIBRARY_LOGGERS, REQUEST_LOGGERS
 from groundwatch.config.settings import ServeSettings, exposure_warning
 from tests.unit.test_cli_errors import EXAMPLES, no_model  # noqa: F401 - the fixture
 
@@ -38,7 +38,8 @@ def test_a_level_from_the_settings_or_environment_wins_over_the_default(monkeypa
                                             ("debug", logging.INFO)])
 def test_library_loggers_stay_at_warning_unless_debug_and_never_show_bodies(level, library):
     start_logging(build_parser().parse_args(SCORE), "json", level)
-    assert {logging.getLogger(name).level for name in LIBRARY_LOGGERS} == {library}
+    assert {logging.getLogger(name).level for name in set(LIBRARY_LOGGERS) - set(REQUEST_LOGGERS)} == {library}
+    assert {logging.getLogger(name).level for name in REQUEST_LOGGERS} == {max(library, logging.ERROR) if level != "debug" else library}
 
 
 def test_an_unknown_log_level_is_one_line(monkeypatch, capsys, no_model, tmp_path):  # noqa: F811
