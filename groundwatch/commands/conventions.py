@@ -29,6 +29,26 @@ class Parser(argparse.ArgumentParser):
             self.error(f"the following arguments are required: {', '.join(missing)}")
         return namespace, extras
 
+    def format_usage(self) -> str:
+        with self._required_shown():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with self._required_shown():
+            return super().format_help()
+
+    @contextlib.contextmanager
+    def _required_shown(self):
+        """An option checked as required above shows as required in the usage line (no [brackets])."""
+        aliased = [a for a in self._actions if getattr(a, "required_with_alias", False)]
+        for action in aliased:
+            action.required = True
+        try:
+            yield
+        finally:
+            for action in aliased:
+                action.required = False
+
     def error(self, message: str):
         command = self.prog.removeprefix("groundwatch").strip()
         hint = f" (see `{self.prog} --help`)"
