@@ -117,12 +117,19 @@ def test_the_readme_is_a_short_guide_with_the_two_commands():
     assert "<!-- figures:model-summary -->" in first_screen and "export-model" in first_screen
 
 
-def _block(name: str) -> str:
-    """The fenced code inside `<!-- quickstart:NAME -->` in the README."""
-    m = re.search(rf"<!-- quickstart:{name} -->\n```[a-z]*\n(.*?)```\n<!-- /quickstart:{name} -->",
+def _block(name: str, kind: str = "quickstart") -> str:
+    """The fenced code inside `<!-- quickstart:NAME -->` (or a `figures:` block) in the README."""
+    m = re.search(rf"<!-- {kind}:{name} -->\n```[a-z]*\n(.*?)```\n.*?<!-- /{kind}:{name} -->",
                   README.read_text(encoding="utf-8"), re.S)
-    assert m, f"README has no quickstart:{name} block"
+    assert m, f"README has no {kind}:{name} block"
     return m.group(1)
+
+
+def test_the_quick_start_record_is_the_one_the_explain_figure_scores():
+    """reports.figures renders the README's explain output from examples/quickstart.jsonl's verdict: the
+    heredoc a reader pastes must be that record."""
+    heredoc = re.search(r"cat > answers\.jsonl <<'EOF'\n(.*?)\nEOF\n", README.read_text(encoding="utf-8"), re.S)
+    assert heredoc and heredoc.group(1) + "\n" == (ROOT / "examples" / "quickstart.jsonl").read_text(encoding="utf-8")
 
 
 _DECIMAL = re.compile(r"\d+\.\d+")
@@ -165,12 +172,12 @@ def check_shell_quickstart(bin_dir: Path, folder: Path) -> None:
     run = subprocess.run(["bash", "-e", "-c", shell.group(1)], capture_output=True, text=True, cwd=folder,
                          timeout=600, env=env)
     assert run.returncode == 0, run.stderr[-2000:]
-    shown = _block("explain")
+    shown = _block("quickstart-explain", "figures")
     printed = run.stdout[run.stdout.index("request r-1"):]
     # The scorer version hashes every verdict-changing setting; the explanation itself must match.
     version = re.compile(r"scorer \S+,")
     assert same_output(version.sub("scorer V,", printed), version.sub("scorer V,", shown)), \
-        f"paste the real output into quickstart:explain:\n{printed}"
+        f"rerun `python -m groundwatch.reports.figures --rerun quickstart-explain`; explain printed:\n{printed}"
 
 
 def test_the_defaults_quoted_in_concepts_are_the_settings_defaults():
