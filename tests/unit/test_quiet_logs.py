@@ -81,3 +81,13 @@ def test_serve_warns_beyond_loopback_without_a_token(host, token, warns):
     assert (message is not None) == warns
     if warns:
         assert host in message and "auth_token" in message and "\n" not in message
+
+
+def test_score_on_the_examples_says_nothing_on_stderr_at_the_default_level(monkeypatch, tmp_path, capsys):
+    for name in ("GROUNDWATCH_LOG_LEVEL", "GROUNDWATCH_LOG_FORMAT"):
+        monkeypatch.delenv(name, raising=False)
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(EXAMPLES.read_text(encoding="utf-8").splitlines(keepends=True)[:3]))
+    assert main(["score", "-i", str(responses), "-o", str(tmp_path / "v.jsonl"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "responses" in out  # the shipped model loads without a word (was: thread-count JSON)
