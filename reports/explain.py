@@ -96,7 +96,7 @@ def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:
     if c.get("flags"):
         lines.append(f"  flags: {', '.join(c['flags'])}")
     lines += corpus_lines(c)
-    sentences = _evidence_sentences(c)
+    sentences = _evidence_sentences(c, _decider(c, evidence))
     if sentences:
         lines.append("  evidence sentences:")
         for s in sentences:
@@ -134,10 +134,26 @@ def _check(check: dict, width: int) -> str:
     return line
 
 
-def _evidence_sentences(c: dict) -> list[dict]:
-    """The claim's evidence sentences, then any sentence a failed check points to; each once."""
+def _decider(c: dict, evidence: list[dict]) -> dict | None:
+    """The premise the model's verdict rests on: the best entailment of a SUPPORTED claim, the best
+    contradiction of a CONTRADICTED one; None for NOT_ENOUGH_INFO (no premise settled it)."""
+    if not evidence or c["verdict"] not in ("SUPPORTED", "CONTRADICTED"):
+        return None
+    score = "entailment" if c["verdict"] == "SUPPORTED" else "contradiction"
+    return max(evidence, key=lambda e: e[score])
+
+
+def _inside(s: dict, premise: dict) -> bool:
+    offsets = premise.get("offsets") or [None] * len(premise["passage_ids"])
+    return any(pid == s.get("passage_id") and (off is None or (off[0] <= s["start"] and s["end"] <= off[1]))
+               for pid, off in zip(premise["passage_ids"], offsets))
+
+
+def _evidence_sentences(c: dict, decider: dict | None = None) -> list[dict]:
+    """The claim's evidence sentences (of a supported or contradicted claim, only those in the premise
+    that decided it: a sentence elsewhere did not), then any sentence a failed check points to; each once."""
     out, seen = [], set()
-    candidates = list(c.get("evidence_sentences") or [])
+    candidates = [s for s in c.get("evidence_sentences") or [] if decider is None or _inside(s, decider)]
     for check in c.get("checks", []):
         sentence = check.get("evidence") or check.get("sentence")
         if not check["passed"] and isinstance(sentence, dict):

@@ -48,3 +48,17 @@ def test_a_sentence_inside_a_chunk_already_shown_is_not_shown_again():
     text = render(QUICKSTART)
     claim_1 = text.split("\nclaim 2")[0]
     assert claim_1.count("kb-7[0:111] of 111 characters") == 1 and "kb-7[0:49] of 111 characters" not in claim_1
+
+
+def test_a_supported_claim_shows_only_evidence_sentences_of_the_premise_that_entails_it():
+    record = copy.deepcopy(QUICKSTART)
+    claim = record["claims"][1]
+    assert claim["verdict"] == "SUPPORTED"
+    deciding = max(claim["evidence"], key=lambda e: e["entailment"])
+    elsewhere = {"passage_id": "kb-9", "start": 0, "end": 20, "text": "A sentence elsewhere."}
+    claim["evidence_sentences"] = [elsewhere, *claim["evidence_sentences"]]
+    part = render(record).split("\nclaim 2")[1]
+    assert "kb-9" not in part and "A sentence elsewhere." not in part
+    start, end = deciding["offsets"][0]
+    shown = claim["evidence_sentences"][1]
+    assert start <= shown["start"] and shown["end"] <= end and repr(shown["text"]) in " ".join(part.split())
