@@ -103,13 +103,15 @@ def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:
             lines.append(textwrap.fill(f"{_ref(s)} {s['text']!r}", WIDTH, initial_indent="    ",
                                        subsequent_indent="      "))
     failed = c["verdict"] != "SUPPORTED"
-    shown = evidence if failed else _deciding(evidence)[:1]
-    marks = _marks(evidence) if failed else {}
+    # A supported claim: the premise that entails it and, when another, the one behind the headline's best
+    # contradiction, so every score in the headline is on a listed premise.
+    shown = evidence if failed else _deciding(evidence)[:2]
+    marks = _marks(evidence) if failed or len(shown) > 1 else {}
     for i, e in enumerate(shown):
         lines.append(f"  - [{' + '.join(e['passage_ids'])}] entail {e['entailment']:.2f} / neutral "
                      f"{e['neutral']:.2f} / contradict {e['contradiction']:.2f} (retrieval "
                      f"{e['retrieval_score']:.2f}, {e['kind']}){marks.get(id(e), '')}")
-    regions = _regions(_deciding(evidence) if failed else shown, sentences)
+    regions = _regions(_deciding(evidence) if failed else shown[:1], sentences)
     if regions:
         lines.append("  evidence regions" + (" (the chunks of these premises, deciding ones first):" if failed
                                              else " (the premise that entails it):"))

@@ -62,3 +62,14 @@ def test_a_supported_claim_shows_only_evidence_sentences_of_the_premise_that_ent
     start, end = deciding["offsets"][0]
     shown = claim["evidence_sentences"][1]
     assert start <= shown["start"] and shown["end"] <= end and repr(shown["text"]) in " ".join(part.split())
+
+
+def test_every_headline_score_is_on_a_listed_premise():
+    records = [QUICKSTART, json.loads((ROOT / "tests" / "data" / "verdicts" / "ex-049.json").read_text())]
+    for record in records:
+        for block in render(record).split("\nclaim ")[1:]:
+            head = re.search(r"best entailment (\d\.\d\d), best contradiction (\d\.\d\d)", block)
+            if head is None:  # a decorative claim
+                continue
+            premises = re.findall(r"^  - \[.*?\] entail (\d\.\d\d) / neutral \d\.\d\d / contradict (\d\.\d\d)", block, re.M)
+            assert head.group(1) in {e for e, _ in premises} and head.group(2) in {c for _, c in premises}, block
