@@ -25,7 +25,10 @@ stamp=".venv/.groundwatch-installed${extras}"
 if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     # [dev] brings torch, pinned to 2.13.0 in pyproject.toml: on these machines pip takes its CPU build from disk.
-    .venv/bin/python -m pip install --quiet -e ".[${ort}${extras:+,dev}]"
+    # An editable install makes setuptools print a 10-line note that a folder named like the package may
+    # shadow it on import; here that folder (groundwatch/) is the package itself, so the note is silenced.
+    PYTHONWARNINGS="ignore:Editable installation" \
+        .venv/bin/python -m pip install --quiet -e ".[${ort}${extras:+,dev}]"
     cp pyproject.toml "$stamp"
 fi
 
