@@ -50,7 +50,9 @@ OPENSEARCH_COMMANDS = [
 @pytest.mark.parametrize("argv", OPENSEARCH_COMMANDS, ids=lambda a: " ".join(a[:2]))
 def test_opensearch_unreachable_is_one_line_exit_2(argv, closed, quiet_env, capsys):
     code = main([*argv, "--opensearch-url", f"http://{closed}"])
-    _one_line(capsys, code, 2, "groundwatch: error:", "OpenSearch unreachable (connection refused)")
+    line = _one_line(capsys, code, 2, "groundwatch: error:", "OpenSearch unreachable (connection refused)")
+    if argv[0] != "audit-corpus":  # the settings' server is named; audit-corpus's is the one on its command line
+        assert line.endswith(f"(url http://{closed})"), line
 
 
 def test_recall_probe_retrievers_unreachable_are_one_line_exit_2(closed, quiet_env, capsys, tmp_path):
