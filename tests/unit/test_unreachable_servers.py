@@ -5,7 +5,10 @@ instead and are not here."""
 
 from __future__ import annotations
 
+import json
 import socket
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
@@ -64,6 +67,38 @@ def test_recall_probe_retrievers_unreachable_are_one_line_exit_2(closed, quiet_e
     code = main(["recall-probe", "-i", str(probes), "--retriever", "http", "--url", f"http://{closed}/search",
                  "--no-progress"])
     _one_line(capsys, code, 2, "groundwatch: error:", f"http://{closed}/search unreachable (connection refused)")
+
+
+class _Retriever(BaseHTTPRequestHandler):
+    """A retriever on loopback that always answers passage kb-7 first."""
+
+    def do_POST(self):  # noqa: N802 - the http.server spelling
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = json.dumps({"passage_ids": ["kb-7"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):  # the test reads stderr
+        pass
+
+
+def test_an_unreachable_pushgateway_is_one_line_exit_2(closed, quiet_env, capsys, tmp_path):
+    server = HTTPServer(("127.0.0.1", 0), _Retriever)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        probes = tmp_path / "probes.jsonl"
+        probes.write_text('{"query": "refund window", "gold_passage_ids": ["kb-7"]}\n')
+        code = main(["recall-probe", "-i", str(probes), "--retriever", "http", "--no-progress", "--json",
+                     "--url", f"http://127.0.0.1:{server.server_address[1]}/search",
+                     "--pushgateway", f"http://{closed}"])
+    finally:
+        server.shutdown()
+        server.server_close()
+    _one_line(capsys, code, 2, "groundwatch: error:", "Prometheus Pushgateway unreachable (connection refused)",
+              f"http://{closed}")
 
 
 def test_kafka_unreachable_is_one_line_exit_2(closed, quiet_env, capfd):
