@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # groundwatch, CPU image: ONNX Runtime (CPU build) with the shipped int8 NLI model and the ONNX embedder;
 # groundwatch[cpu] alone, no torch (the build fails if torch or transformers came in).
-#   docker build -t ghcr.io/groundwatch/groundwatch:0.1.0 .
+#   docker build -t ghcr.io/groundwatch/groundwatch:0.1.3 .
 # The chart (helm/groundwatch/values.yaml) runs it as `groundwatch consume` / `groundwatch serve`,
 # non-root (uid 10001) with a read-only root filesystem and /tmp as its only writable path.
 # tests/unit/test_images.py checks this file statically (no Docker engine in CI).
@@ -34,7 +34,7 @@ RUN pip install ".[cpu]" \
 FROM python:${PYTHON_VERSION}-slim-bookworm
 ARG PYTHON_VERSION
 LABEL org.opencontainers.image.title="groundwatch" \
-      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.version="0.1.3" \
       org.opencontainers.image.description="RAG faithfulness monitor: consume (streaming job) and serve (inline check)"
 COPY --from=build /opt/venv /opt/venv
 # Read-only root filesystem: every cache and home points into /tmp (an emptyDir in the chart);

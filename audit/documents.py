@@ -58,14 +58,22 @@ def count_jsonl(path: str | Path) -> int:
 
 def read_opensearch(client, index: str, page_size: int = 500, scroll: str = "5m") -> Iterator[Document]:
     """Every document of an index through a scroll; doc_id falls back to the hit's _id."""
+    from opensearchpy.exceptions import ConnectionError, TransportError
     from opensearchpy.helpers import scan
+
+    from groundwatch.config.unreachable import reason
 
     hits = scan(client, index=index, query={"query": {"match_all": {}}}, size=page_size, scroll=scroll,
                 preserve_order=False)
-    for hit in hits:
-        source = dict(hit.get("_source") or {})
-        source.setdefault("doc_id", hit["_id"])
-        yield from_record(source, f"{index}/{hit['_id']}")
+    try:
+        for hit in hits:
+            source = dict(hit.get("_source") or {})
+            source.setdefault("doc_id", hit["_id"])
+            yield from_record(source, f"{index}/{hit['_id']}")
+    except ConnectionError as exc:
+        raise CorpusError(f"index {index}: OpenSearch unreachable ({reason(exc)})") from None
+    except TransportError as exc:
+        raise CorpusError(f"index {index}: OpenSearch answered {exc.status_code} {exc.error}") from None
 
 
 def batches(items: Iterable, size: int) -> Iterator[list]:

@@ -3,7 +3,8 @@ request bodies, never a URL's credentials.
 
 opensearch-py logs every request and response body on its `opensearch` logger at DEBUG — a bulk
 body is whole verdict records, claim and passage text included — so these loggers never go below
-INFO, whatever log level the command runs at. And every standard-library record has the
+INFO, whatever log level the command runs at, and stay at WARNING (no `POST /index/_search` per
+request) unless the command runs at debug. And every standard-library record has the
 credentials in its URLs masked (config/secrets.py) when it is created, whichever handler prints it.
 """
 
@@ -13,7 +14,8 @@ import logging
 
 from groundwatch.config.secrets import mask_url_credentials
 
-LIBRARY_LOGGERS = ("opensearch", "opensearchpy", "opensearchpy.trace", "urllib3", "httpx", "httpcore")
+LIBRARY_LOGGERS = ("opensearch", "opensearchpy", "opensearchpy.trace", "urllib3", "httpx", "httpcore", "transformers",
+                   "sentence_transformers", "huggingface_hub")
 _make_record = logging.getLogRecordFactory()
 
 
@@ -29,8 +31,17 @@ def _masked_record(*args, **kwargs) -> logging.LogRecord:
     return record
 
 
+# Per-request lines ("POST http://.../_search [status:N/A ...]" with a urllib3 traceback, "Retrying ...
+# after connection broken"): the command reports an unreachable server itself, in one line, so these
+# show only at debug.
+REQUEST_LOGGERS = ("opensearch", "urllib3.connectionpool")
+
+
 def guard_library_logs(level: str = "info") -> None:
     logging.setLogRecordFactory(_masked_record)
-    floor = max(logging.INFO, getattr(logging, level.upper(), logging.INFO))
+    asked = getattr(logging, level.upper(), logging.WARNING)
+    floor = logging.INFO if asked <= logging.DEBUG else max(logging.WARNING, asked)
     for name in LIBRARY_LOGGERS:
         logging.getLogger(name).setLevel(floor)
+    for name in REQUEST_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO if asked <= logging.DEBUG else max(logging.ERROR, asked))

@@ -26,7 +26,9 @@ class CurrentStderr:
         sys.stderr.flush()
 
 
-def configure(fmt: str = "auto", level: str = "info") -> None:
+def configure(fmt: str = "auto", level: str | None = None) -> None:
+    """`level` None: warning, what a library should say in someone else's program (groundwatch.Checker)."""
+    level = level or "warning"
     if fmt == "auto":
         fmt = "console" if sys.stderr.isatty() else "json"
     renderer = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer()
@@ -39,7 +41,7 @@ def configure(fmt: str = "auto", level: str = "info") -> None:
             mask_event,  # after format_exc_info: a traceback's text is masked too
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
+        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.WARNING)),
         # One write per line, newline included: print() writes the newline separately, and a library's
         # warning from another thread landed between the two, gluing itself to the JSON line.
         logger_factory=structlog.WriteLoggerFactory(file=CurrentStderr()),

@@ -8,6 +8,7 @@ A JSON config file (--config) gives defaults that the environment overrides.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -192,6 +193,23 @@ def publish_problem(serve: ServeSettings) -> str | None:
     return None
 
 
+def exposure_warning(serve: ServeSettings) -> str | None:
+    """A one-line warning when serve listens beyond loopback with no token: anyone who reaches the port
+    may check answers and read /docs. A warning, not a refusal: a pod behind a mesh may mean it."""
+    if serve.auth_token is not None and serve.auth_token.get_secret_value():
+        return None
+    import ipaddress
+
+    try:
+        loopback = serve.host == "localhost" or ipaddress.ip_address(serve.host).is_loopback
+    except ValueError:  # a host name: it may resolve beyond this machine
+        loopback = False
+    if loopback:
+        return None
+    return (f"serve listens on {serve.host} without serve.auth_token: anyone who reaches port {serve.port} can "
+            f"use /v1/check (set GROUNDWATCH_SERVE__AUTH_TOKEN, or --host 127.0.0.1)")
+
+
 class ConsumerSettings(_Section):
     max_inflight_responses: int = Field(256, ge=1)
     sink_retry_initial_s: float = 0.5
@@ -221,8 +239,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="GROUNDWATCH_", env_nested_delimiter="__", frozen=True,
                                       extra="ignore")
 
-    log_format: str = "auto"  # auto | json | console
-    log_level: str = "info"
+    log_format: Literal["auto", "json", "console"] = "auto"  # auto: console on a terminal, else JSON
+    # Unset: warning for one-off commands and the Python API, info for the services (consume, serve)
+    log_level: Literal["debug", "info", "warning", "error", "critical"] | None = None
     kafka: KafkaSettings = KafkaSettings()
     opensearch: OpenSearchSettings = OpenSearchSettings()
     scorer: ScorerConfig = ScorerConfig()
@@ -235,6 +254,11 @@ class Settings(BaseSettings):
     corpus: CorpusSettings = CorpusSettings()
     judge: JudgeSettings = JudgeSettings()  # an LLM judge for the uncertain band (off by default)
     traces: TraceSettings = TraceSettings()  # responses read from OpenTelemetry spans
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _lower_case(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _deadlines_fit(self) -> "Settings":
@@ -292,13 +316,14 @@ _warned: set[str] = set()
 
 
 def _warn_unknown_variables(environ) -> None:
-    from groundwatch.config.logs import get_logger
     from groundwatch.config.settings_check import unknown_variables
 
     for name, close in unknown_variables(environ, Settings):
         if name not in _warned:  # once per process, however often the settings are loaded
             _warned.add(name)
-            get_logger(__name__).warning("unknown_setting_variable", variable=name, did_you_mean=close or None)
+            # A plain line, before any log is set up: a typo must not scroll away among JSON log lines.
+            hint = f" (did you mean {close}?)" if close else ""
+            print(f"groundwatch: warning: {name} names no setting and is ignored{hint}", file=sys.stderr)
 
 
 def _deep_merge(base: dict, override: dict) -> dict:

@@ -8,6 +8,7 @@ down is logged and left to the usual retries.
 from __future__ import annotations
 
 from groundwatch.config.logs import get_logger
+from groundwatch.config.unreachable import reason
 from groundwatch.config.settings import KafkaSettings, OpenSearchSettings
 
 log = get_logger(__name__)
@@ -67,7 +68,7 @@ def check_opensearch(settings: OpenSearchSettings, client=None) -> None:
     except SSLError as exc:
         raise PreflightError("opensearch", f"TLS handshake failed at {settings.url}: {_first_line(exc)}") from None
     except OpenSearchConnectionError as exc:
-        log.warning("opensearch_not_reachable_yet", url=settings.url, error=_first_line(exc))
+        log.warning("opensearch_not_reachable_yet", url=settings.url, error=reason(exc))
 
 
 def check(kafka: KafkaSettings, opensearch: OpenSearchSettings) -> None:

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from groundwatch.config.unreachable import reason
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.identity import app_of
 
@@ -126,7 +127,7 @@ def forget(client, alias: str, request: ForgetRequest, dry_run: bool = False) ->
             if n:
                 report.deleted[index] = n
     except ConnectionError as exc:
-        raise ForgetError(f"OpenSearch unreachable ({exc.error})") from None
+        raise ForgetError(f"OpenSearch unreachable ({reason(exc)})") from None
     except TransportError as exc:
         raise ForgetError(f"OpenSearch answered {exc.status_code} {exc.error}") from None
     # Who asked is the operator's record; the log names the selector kind and counts, never the tenant's data.

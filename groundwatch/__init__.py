@@ -10,7 +10,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from groundwatch.config.package_version import package_version
+
+__version__ = package_version()  # pyproject.toml's version, from the package metadata
 
 _LAZY = {
     "Checker": "groundwatch.api",

@@ -24,14 +24,11 @@ COMMANDS = [f"groundwatch.commands.{MODULES.get(name, name.replace('-', '_'))}"
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    """The package version and the code part of the scorer version that verdict records carry."""
+    from groundwatch import __version__
+    from groundwatch.scorers import SCORER_VERSION
 
-    try:
-        return version("groundwatch")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        from groundwatch import __version__
-
-        return __version__
+    return f"groundwatch {__version__} (verdicts: scorer {SCORER_VERSION})"
 
 
 def _grouped(sub) -> str:
@@ -51,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="groundwatch", description=DESCRIPTION,
                                      usage="groundwatch [-h] [--version] [-q | -v] COMMAND ...",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"groundwatch {_version()}",
+    parser.add_argument("--version", action="version", version=_version(),
                         help="print the version and exit")
     add_global_args(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help=argparse.SUPPRESS,
@@ -70,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     from groundwatch.config.settings_check import SettingsError
 
     args = build_parser().parse_args(argv)
-    start_logging(args)
     try:
+        start_logging(args)  # GROUNDWATCH_LOG_LEVEL=loud is a one-line error here
         return args.func(args) or 0
     except SettingsError as exc:
         return fail(str(exc))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol, Sequence
 
+from groundwatch.config.unreachable import reason
 from groundwatch.recall_probe.probe_set import Probe
 from groundwatch.scorers.evidence.retrieval import rrf
 
@@ -39,7 +40,7 @@ class _OpenSearchRetriever:
             return self.client.search(index=self.index, body={"size": k, "query": query, "_source": source}
                                       )["hits"]["hits"]
         except ConnectionError as exc:
-            raise RetrieverError(f"OpenSearch unreachable: {exc.error}") from None
+            raise RetrieverError(f"OpenSearch unreachable ({reason(exc)})") from None
         except TransportError as exc:
             raise RetrieverError(f"OpenSearch refused the search on {self.index!r}: "
                                  f"{exc.status_code} {exc.info or exc.error}") from None
@@ -115,7 +116,7 @@ class HttpRetriever:
         try:
             answer = self._client.post(self.url, json={"query": probe.query, "k": k})
         except httpx.HTTPError as exc:
-            raise RetrieverError(f"{self.url} unreachable: {exc}") from None
+            raise RetrieverError(f"{self.url} unreachable ({reason(exc)})") from None
         if answer.status_code != 200:
             raise RetrieverError(f"{self.url} answered {answer.status_code} for probe line {probe.line}")
         try:

@@ -20,15 +20,18 @@ WIDTH = 100
 REGION_CHARS = 700   # a chunk up to this long is always shown whole
 CONTEXT = 1          # sentences kept on each side of an evidence sentence when a chunk is elided
 ELLIPSIS = "[…]"
+# Passed checks that found nothing to check (the guards' words in scorers/guards/): not shown, so every
+# check listed is one that applied to the claim. tests/unit/test_explain_agrees.py keeps them in step.
+NOT_APPLIED = ("no condition on the claim's key content", "no comparable clause", "the claim states no number",
+               "no evidence sentence shares content with the claim", "no evidence sentence carries the claim's ",
+               "every claim number is in the passages")
 _ON, _OFF = "\ue000", "\ue001"  # highlight markers while wrapping; one character each
 
 
 def render(record: dict, color: bool = False) -> str:
     r = record["response"]
     lines = [f"request {record['request_id']}  (scorer {record['scorer_version']}, model {record['model']})",
-             f"all claims supported: {'yes' if r['all_supported'] else 'NO'}; "
-             f"response score (min entailment) {r['score']:.2f}; "
-             f"high-severity unsupported claims: {r['high_severity_unsupported']}"]
+             *_headline(record)]
     lines += action_lines(record)
     lines += relevance_lines(record)
     passages = {p.get("id"): p for p in record.get("passages", [])}
@@ -44,6 +47,26 @@ def render(record: dict, color: bool = False) -> str:
             lines.append(f"    {textwrap.shorten(s, 200)!r}")
     lines += stale_lines(record)
     return _paint("\n".join(lines), color)
+
+
+def _headline(record: dict) -> list[str]:
+    """Whether every claim is supported, naming the ones that are not, and the response score with what it
+    is: the model's lowest entailment over the checked claims, before any check capped a verdict."""
+    r = record["response"]
+    checked = [c for c in record["claims"] if c["verdict"] != "SKIPPED"]
+    unsupported = [c["index"] + 1 for c in checked if c["verdict"] != "SUPPORTED"]
+    named = f" ({'claims' if len(unsupported) > 1 else 'claim'} {_numbers(unsupported)} not supported)"
+    verdict = "yes" if r["all_supported"] else "NO" + (named if unsupported else "")
+    lines = [f"all claims supported: {verdict}; high-severity unsupported claims: {r['high_severity_unsupported']}"]
+    if checked:
+        weakest = min(checked, key=lambda c: c["entailment"])
+        lines.append(f"response score {r['score']:.2f}: the lowest model entailment of its claims (claim "
+                     f"{weakest['index'] + 1}), before the checks")
+    return lines
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers))
 
 
 def action_lines(record: dict) -> list[str]:
@@ -66,33 +89,40 @@ def _claim(c: dict, passages: dict, n_passages: int) -> list[str]:
     evidence = c.get("evidence", [])
     lines = [head, f"  {c['verdict']}: best entailment {c['entailment']:.2f}, best contradiction "
                    f"{c['contradiction']:.2f}, over {len(evidence)} premises from {n_passages} retrieved passages"]
-    checks = c.get("checks", [])
+    checks = [k for k in c.get("checks", []) if not k["passed"] or not _not_applied(k)]
     width = max((len(k["name"]) for k in checks), default=0)
     for check in [k for k in checks if not k["passed"]] + [k for k in checks if k["passed"]]:
         lines.append(_check(check, width))
     if c.get("flags"):
         lines.append(f"  flags: {', '.join(c['flags'])}")
     lines += corpus_lines(c)
-    sentences = _evidence_sentences(c)
+    sentences = _evidence_sentences(c, _decider(c, evidence))
     if sentences:
         lines.append("  evidence sentences:")
         for s in sentences:
             lines.append(textwrap.fill(f"{_ref(s)} {s['text']!r}", WIDTH, initial_indent="    ",
                                        subsequent_indent="      "))
     failed = c["verdict"] != "SUPPORTED"
-    shown = evidence if failed else _deciding(evidence)[:1]
-    marks = _marks(evidence) if failed else {}
+    # A supported claim: the premise that entails it and, when another, the one behind the headline's best
+    # contradiction, so every score in the headline is on a listed premise.
+    shown = evidence if failed else _deciding(evidence)[:2]
+    marks = _marks(evidence) if failed or len(shown) > 1 else {}
     for i, e in enumerate(shown):
         lines.append(f"  - [{' + '.join(e['passage_ids'])}] entail {e['entailment']:.2f} / neutral "
                      f"{e['neutral']:.2f} / contradict {e['contradiction']:.2f} (retrieval "
                      f"{e['retrieval_score']:.2f}, {e['kind']}){marks.get(id(e), '')}")
-    regions = _regions(_deciding(evidence) if failed else shown, sentences)
+    regions = _regions(_deciding(evidence) if failed else shown[:1], sentences)
     if regions:
         lines.append("  evidence regions" + (" (the chunks of these premises, deciding ones first):" if failed
                                              else " (the premise that entails it):"))
         for pid, start, end in regions:
             lines += _region(passages.get(pid), pid, start, end, sentences)
     return lines
+
+
+def _not_applied(check: dict) -> bool:
+    detail = check.get("detail") or ""
+    return any(detail.startswith(words) for words in NOT_APPLIED)
 
 
 def _check(check: dict, width: int) -> str:
@@ -106,10 +136,26 @@ def _check(check: dict, width: int) -> str:
     return line
 
 
-def _evidence_sentences(c: dict) -> list[dict]:
-    """The claim's evidence sentences, then any sentence a failed check points to; each once."""
+def _decider(c: dict, evidence: list[dict]) -> dict | None:
+    """The premise the model's verdict rests on: the best entailment of a SUPPORTED claim, the best
+    contradiction of a CONTRADICTED one; None for NOT_ENOUGH_INFO (no premise settled it)."""
+    if not evidence or c["verdict"] not in ("SUPPORTED", "CONTRADICTED"):
+        return None
+    score = "entailment" if c["verdict"] == "SUPPORTED" else "contradiction"
+    return max(evidence, key=lambda e: e[score])
+
+
+def _inside(s: dict, premise: dict) -> bool:
+    offsets = premise.get("offsets") or [None] * len(premise["passage_ids"])
+    return any(pid == s.get("passage_id") and (off is None or (off[0] <= s["start"] and s["end"] <= off[1]))
+               for pid, off in zip(premise["passage_ids"], offsets))
+
+
+def _evidence_sentences(c: dict, decider: dict | None = None) -> list[dict]:
+    """The claim's evidence sentences (of a supported or contradicted claim, only those in the premise
+    that decided it: a sentence elsewhere did not), then any sentence a failed check points to; each once."""
     out, seen = [], set()
-    candidates = list(c.get("evidence_sentences") or [])
+    candidates = [s for s in c.get("evidence_sentences") or [] if decider is None or _inside(s, decider)]
     for check in c.get("checks", []):
         sentence = check.get("evidence") or check.get("sentence")
         if not check["passed"] and isinstance(sentence, dict):
@@ -154,13 +200,20 @@ def _regions(premises: list[dict], sentences: list[dict]) -> list[tuple[str, int
         offsets = e.get("offsets") or [None] * len(e["passage_ids"])
         for pid, off in zip(e["passage_ids"], offsets):
             region = (pid, off[0], off[1]) if off else (pid, None, None)
-            if region not in out:
+            if not any(_within(region, shown) for shown in out):  # a sentence inside a chunk already shown
                 out.append(region)
     for s in sentences:
         if not any(pid == s["passage_id"] and (a is None or (a <= s["start"] and s["end"] <= b))
                    for pid, a, b in out):
             out.append((s["passage_id"], None, None))
     return out
+
+
+def _within(region: tuple, shown: tuple) -> bool:
+    (pid, a, b), (spid, sa, sb) = region, shown
+    if pid != spid:
+        return False
+    return sa is None or (a is not None and sa <= a and b <= sb)
 
 
 def _region(passage: dict | None, pid: str, start: int | None, end: int | None, sentences: list[dict]) -> list[str]:

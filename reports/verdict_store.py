@@ -45,6 +45,7 @@ def _exact(field: str, value: str) -> dict:
 
 
 def _call(description: str, fn):
+    from groundwatch.config.unreachable import reason
     from opensearchpy.exceptions import ConnectionError, NotFoundError, TransportError
 
     try:
@@ -52,7 +53,7 @@ def _call(description: str, fn):
     except NotFoundError as exc:
         raise VerdictStoreError(f"{description}: index or alias not found ({exc.error})") from None
     except ConnectionError as exc:
-        raise VerdictStoreError(f"{description}: OpenSearch unreachable ({exc.error})") from None
+        raise VerdictStoreError(f"{description}: OpenSearch unreachable ({reason(exc)})") from None
     except TransportError as exc:
         raise VerdictStoreError(f"{description}: OpenSearch answered {exc.status_code} {exc.error}") from None
 

@@ -29,8 +29,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from groundwatch.config.logs import get_logger
+from groundwatch.config.package_version import package_version
 from groundwatch.config.settings import ServeSettings
-from groundwatch.scorers import SCORER_VERSION
 from groundwatch.scorers.errors import InvalidResponse
 from groundwatch.serve.docs_page import docs_page
 from groundwatch.serve.limits import BodyLimit
@@ -89,7 +89,7 @@ def create_app(service: CheckService, settings: ServeSettings, registry) -> Fast
         yield
         service.close()  # uvicorn stopped taking requests: score what is queued, flush publishing
 
-    app = FastAPI(title="groundwatch", version=SCORER_VERSION, lifespan=lifespan, docs_url=None, redoc_url=None,
+    app = FastAPI(title="groundwatch", version=package_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None, description=__doc__.split("\n\n", 1)[1])
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
 

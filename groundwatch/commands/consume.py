@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from groundwatch.commands.conventions import start_logging
+from groundwatch.commands.conventions import SERVICE_LEVEL, start_logging
 from groundwatch.config.logs import get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 
@@ -14,7 +14,7 @@ def register(sub) -> None:
     p.add_argument("--idle-exit", type=float, metavar="SECONDS",
                    help="exit once no message arrived for this long (demos, backfills); default: run until signalled")
     add_settings_args(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, default_log_level=SERVICE_LEVEL)  # a service logs its progress
 
 
 def run(args) -> int:

@@ -29,6 +29,26 @@ class Parser(argparse.ArgumentParser):
             self.error(f"the following arguments are required: {', '.join(missing)}")
         return namespace, extras
 
+    def format_usage(self) -> str:
+        with self._required_shown():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with self._required_shown():
+            return super().format_help()
+
+    @contextlib.contextmanager
+    def _required_shown(self):
+        """An option checked as required above shows as required in the usage line (no [brackets])."""
+        aliased = [a for a in self._actions if getattr(a, "required_with_alias", False)]
+        for action in aliased:
+            action.required = True
+        try:
+            yield
+        finally:
+            for action in aliased:
+                action.required = False
+
     def error(self, message: str):
         command = self.prog.removeprefix("groundwatch").strip()
         hint = f" (see `{self.prog} --help`)"
@@ -115,13 +135,25 @@ def finish(sub) -> None:
                 finish(action)
 
 
+LEVELS = ("debug", "info", "warning", "error", "critical")
+# One-off commands say only what goes wrong; the services (consume, serve) log their progress as well.
+COMMAND_LEVEL, SERVICE_LEVEL = "warning", "info"
+
+
 def log_level(args: argparse.Namespace, configured: str | None = None) -> str:
-    """--verbose / --quiet, else the settings' (or GROUNDWATCH_LOG_LEVEL's) level, else info."""
+    """--verbose / --quiet, else the settings' (or GROUNDWATCH_LOG_LEVEL's) level, else the command's default.
+
+    An unknown level is a SettingsError (one line), not a silent fallback."""
     if getattr(args, "verbose", False):
         return "debug"
     if getattr(args, "quiet", False):
         return "warning"
-    return (configured or os.environ.get("GROUNDWATCH_LOG_LEVEL") or "info").lower()
+    level = (configured or os.environ.get("GROUNDWATCH_LOG_LEVEL") or "").lower()
+    if level and level not in LEVELS:
+        from groundwatch.config.settings_check import SettingsError
+
+        raise SettingsError(f"GROUNDWATCH_LOG_LEVEL: unknown log level {level!r} (one of {', '.join(LEVELS)})")
+    return level or getattr(args, "default_log_level", COMMAND_LEVEL)
 
 
 def start_logging(args: argparse.Namespace, fmt: str | None = None, level: str | None = None) -> None:

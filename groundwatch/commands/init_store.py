@@ -20,6 +20,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from opensearchpy.exceptions import ConnectionError, TransportError
 
+    from groundwatch.config.unreachable import reason
     from groundwatch.export.opensearch_client import connect
     from groundwatch.export.retention import StoreSetupError, init_store, min_index_age, sweep
 
@@ -30,7 +31,9 @@ def run(args) -> int:
     try:
         state = init_store(client, section)
         deleted = sweep(client, section) if args.sweep and not state.ism else []
-    except (StoreSetupError, ConnectionError, TransportError) as exc:
+    except ConnectionError as exc:
+        return fail(f"OpenSearch unreachable ({reason(exc)}) (url {section.url})")
+    except (StoreSetupError, TransportError) as exc:
         return fail(f"{exc} (url {section.url})")
     print(f"index template {section.index_prefix!r} for {section.index_prefix}-*, alias {section.alias!r}")
     print(f"current index {state.index}")

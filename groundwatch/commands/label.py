@@ -58,7 +58,9 @@ def run_export(args) -> int:
         return fail("--output -: the review needs a file (its HTML form is written beside it)")
     try:
         records = _records(args)
-    except (VerdictStoreError, ValueError) as exc:
+    except VerdictStoreError as exc:
+        return fail(f"{exc} (url {opensearch_settings(args).url})")
+    except ValueError as exc:
         return fail(str(exc))
     items = sample(records, args.size)
     if not items:

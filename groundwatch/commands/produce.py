@@ -39,6 +39,7 @@ def run(args) -> int:
 
     from groundwatch.export.base import SinkUnavailable
     from groundwatch.export.delivery import Record, produce_and_confirm, producer_config
+    from groundwatch.export.kafka_probe import QUIET, kafka_problem
 
     settings = settings_from(args)
     conf = settings.kafka.client_config()
@@ -49,6 +50,11 @@ def run(args) -> int:
         f = open(input_path(args.input), "rb")
     except OSError as exc:
         return fail(f"cannot read {args.input}: {exc.strerror}")
+    problem = kafka_problem(conf)  # before the first message: one line, not a retry per message
+    if problem:
+        return fail(f"Kafka unreachable ({problem}) at {conf['bootstrap.servers']}")
+    if not getattr(args, "verbose", False):
+        conf["log_level"] = QUIET
     producer = Producer(producer_config(conf, settings.kafka.produce_timeout_s))
     sent = 0
     try:

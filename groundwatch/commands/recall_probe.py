@@ -92,7 +92,9 @@ def run(args) -> int:
         try:
             push(args.pushgateway, registry, args.job)
         except OSError as exc:
-            return fail(f"push to {args.pushgateway} failed: {exc}")
+            from groundwatch.config.unreachable import reason
+
+            return fail(f"Prometheus Pushgateway unreachable ({reason(exc)}) at {args.pushgateway}")
     if args.metrics_port is not None:
         print(f"serving metrics on {args.metrics_host}:{args.metrics_port}/metrics until scraped once",
               file=sys.stderr)

@@ -62,7 +62,9 @@ def run(args) -> int:
         return fail(f"--since/--until: {exc}")
     try:
         records = _records(args, f)
-    except (OSError, ValueError, VerdictStoreError) as exc:  # ValueError: a line that is not JSON
+    except VerdictStoreError as exc:
+        return fail(f"{exc} (url {opensearch_settings(args).url})")
+    except (OSError, ValueError) as exc:  # ValueError: a line that is not JSON
         return fail(str(exc))
     if args.verdicts and not records:
         return empty_input(args.verdicts, "verdicts")

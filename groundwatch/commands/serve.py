@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import signal
+import sys
 
-from groundwatch.commands.conventions import start_logging
+from groundwatch.commands.conventions import SERVICE_LEVEL, start_logging
 from groundwatch.config.logs import get_logger
 from groundwatch.commands.common import add_settings_args, build_scorer, fail, settings_from
 
@@ -18,7 +19,7 @@ def register(sub) -> None:
                    help="also write verdicts to OpenSearch and the alerts topic (serve.publish; needs "
                         "serve.auth_token)")
     add_settings_args(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, default_log_level=SERVICE_LEVEL)  # a service logs its progress
 
 
 def run(args) -> int:
@@ -26,7 +27,7 @@ def run(args) -> int:
     from pydantic import ValidationError
 
     from groundwatch.export.metric_labels import LabelPolicy
-    from groundwatch.config.settings import publish_problem
+    from groundwatch.config.settings import exposure_warning, publish_problem
     from groundwatch.export.metrics import Metrics
     from groundwatch.scorers.errors import ModelLoadError
     from groundwatch.scorers.health import ScheduledCheck
@@ -46,6 +47,9 @@ def run(args) -> int:
     problem = publish_problem(settings.serve)  # --publish arrives after validation: checked again here
     if problem:
         return fail(problem)
+    exposed = exposure_warning(settings.serve)
+    if exposed:
+        print(f"groundwatch: warning: {exposed}", file=sys.stderr)
     start_logging(args, settings.log_format, settings.log_level)  # --quiet / --verbose win
     log = get_logger("groundwatch.serve")
     log.info("settings", **settings.masked())

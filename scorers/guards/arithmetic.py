@@ -442,9 +442,17 @@ def check(claim: str, sentences: list[EvidenceSentence], clear_coverage: float =
         return GuardResult(NAME, True, CONTRADICTED if found else NOT_ENOUGH_INFO, FLAG, detail,
                            sentence or (ranked[0] if ranked else None), found=record)
     if derived:
-        detail = "derived: " + "; ".join(f"{t.text} = {d.expression}" for t, d in derived)
+        detail = "derived: " + "; ".join(_equation(t.text, d.expression) for t, d in derived)
         return GuardResult(NAME, False, detail=detail, sentence=ranked[0] if ranked else None,
                            found={"derived": [d.to_record() | {"claimed": t.text, "claimed_values": _values(t)
                                                                    + _premises(d, claimed)}
                                               for t, d in derived]})
     return GuardResult(NAME, False, detail="claim numbers absent from the passages follow from no single operation")
+
+
+def _equation(claimed: str, expression: str) -> str:
+    """`claimed = expression`, without saying the claimed words twice when the expression starts with them
+    (a value written otherwise is derived as "three days a week = 3 days per week")."""
+    if expression.casefold().startswith(f"{claimed} = ".casefold()):
+        return expression
+    return f"{claimed} = {expression}"

@@ -70,7 +70,7 @@ class ActionPolicy:
         action = max((a for _, a, _ in per_claim), key=strength)
         deciding = [(c, rule) for c, a, rule in per_claim if a == action]
         first, rule = deciding[0]
-        reason = (f"claim {first.index}: {first.verdict.value}, severity {first.severity} (rule {rule})"
+        reason = (f"claim {first.index + 1}: {first.verdict.value}, severity {first.severity} (rule {rule})"
                   + (f"; {len(deciding) - 1} more claim(s)" if len(deciding) > 1 else ""))
         stripped = [c.index for c, a, _ in per_claim if a == "strip"] if action == "strip" else []
         if action == "strip":

@@ -75,7 +75,7 @@ def test_gpu_profile_serves_the_fp16_export_on_t4(render) -> None:
     assert config["GROUNDWATCH_SCORER__MODEL_DIR"] == "/opt/groundwatch/models/nli-minilm-fp16"
     assert config["GROUNDWATCH_SCORER__PROVIDERS"] == "cuda"
     pod = _serve(manifests, "Deployment")["spec"]["template"]["spec"]
-    assert pod["containers"][0]["image"].endswith(":0.1.0-cuda")
+    assert pod["containers"][0]["image"].endswith(":0.1.3-cuda")
     assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == 1
     assert pod["nodeSelector"] == {"nvidia.com/gpu.product": "Tesla-T4"}
 

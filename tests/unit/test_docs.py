@@ -109,17 +109,27 @@ def test_the_readme_is_a_short_guide_with_the_two_commands():
     assert len(text.splitlines()) <= 260, "depth goes to docs/; the README is read in five minutes"
     # CI (.ci/run) and newcomers run these two exactly as written.
     assert "\nmake demo   #" in text and "\nmake test   #" in text
-    assert "pip install 'groundwatch[cpu]'" in text and "pip install 'groundwatch[gpu]'" in text
+    assert "\nmake test-quick   #" in text
+    # groundwatch is not on a package index: the install is from the clone, into an activated venv.
+    assert "pip install '.[cpu]'" in text and "pip install '.[gpu]'" in text and ". .venv/bin/activate" in text
+    assert not re.search(r"pip install '?groundwatch\[", text), "groundwatch is not published: install '.[...]'"
     first_screen = "\n".join(text.splitlines()[:60])
     assert "<!-- figures:model-summary -->" in first_screen and "export-model" in first_screen
 
 
-def _block(name: str) -> str:
-    """The fenced code inside `<!-- quickstart:NAME -->` in the README."""
-    m = re.search(rf"<!-- quickstart:{name} -->\n```[a-z]*\n(.*?)```\n<!-- /quickstart:{name} -->",
+def _block(name: str, kind: str = "quickstart") -> str:
+    """The fenced code inside `<!-- quickstart:NAME -->` (or a `figures:` block) in the README."""
+    m = re.search(rf"<!-- {kind}:{name} -->\n```[a-z]*\n(.*?)```\n.*?<!-- /{kind}:{name} -->",
                   README.read_text(encoding="utf-8"), re.S)
-    assert m, f"README has no quickstart:{name} block"
+    assert m, f"README has no {kind}:{name} block"
     return m.group(1)
+
+
+def test_the_quick_start_record_is_the_one_the_explain_figure_scores():
+    """reports.figures renders the README's explain output from examples/quickstart.jsonl's verdict: the
+    heredoc a reader pastes must be that record."""
+    heredoc = re.search(r"cat > answers\.jsonl <<'EOF'\n(.*?)\nEOF\n", README.read_text(encoding="utf-8"), re.S)
+    assert heredoc and heredoc.group(1) + "\n" == (ROOT / "examples" / "quickstart.jsonl").read_text(encoding="utf-8")
 
 
 _DECIMAL = re.compile(r"\d+\.\d+")
@@ -162,12 +172,12 @@ def check_shell_quickstart(bin_dir: Path, folder: Path) -> None:
     run = subprocess.run(["bash", "-e", "-c", shell.group(1)], capture_output=True, text=True, cwd=folder,
                          timeout=600, env=env)
     assert run.returncode == 0, run.stderr[-2000:]
-    shown = _block("explain")
+    shown = _block("quickstart-explain", "figures")
     printed = run.stdout[run.stdout.index("request r-1"):]
     # The scorer version hashes every verdict-changing setting; the explanation itself must match.
     version = re.compile(r"scorer \S+,")
     assert same_output(version.sub("scorer V,", printed), version.sub("scorer V,", shown)), \
-        f"paste the real output into quickstart:explain:\n{printed}"
+        f"rerun `python -m groundwatch.reports.figures --rerun quickstart-explain`; explain printed:\n{printed}"
 
 
 def test_the_defaults_quoted_in_concepts_are_the_settings_defaults():

@@ -353,3 +353,13 @@ def test_per_second_is_a_rate_and_converts():
     result = run("The API allows 10 requests per second.", passage)
     assert not result.fired and result.found["derived"][0]["op"] == "conversion", result
     assert run("The API allows 20 requests per second.", passage).fired
+
+
+@pytest.mark.parametrize("claim, passage, detail", [
+    ("Staff may work from home three days a week.", "Employees may work remotely up to 3 days per week.",
+     "derived: three days a week = 3 days per week"),
+    ("Parents get 140 days of fully paid parental leave.", PARENTAL, "derived: 140 days = 20 weeks = 20 × 7 = 140 day"),
+])
+def test_a_derivation_says_the_claimed_words_once(claim, passage, detail):
+    result = run(claim, passage)
+    assert not result.fired and result.detail == detail, result.detail

@@ -24,6 +24,11 @@ def _setuptools() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
+# Folders of data only (no module), listed as packages so setuptools ships them without its "Package would
+# be ignored" warning; their files come from package-data.
+DATA_PACKAGES = {"groundwatch.scorers.models": "scorers/models"}
+
+
 def test_every_folder_with_an_init_is_a_listed_package():
     config = _setuptools()
     roots = {"groundwatch": "groundwatch", **config["package-dir"]}
@@ -32,7 +37,9 @@ def test_every_folder_with_an_init_is_a_listed_package():
         for init in (ROOT / folder).rglob("__init__.py"):
             relative = init.parent.relative_to(ROOT / folder).parts
             on_disk.add(".".join((package, *relative)))
-    assert on_disk == set(config["packages"])
+    assert on_disk | set(DATA_PACKAGES) == set(config["packages"])
+    for package, folder in DATA_PACKAGES.items():
+        assert not list((ROOT / folder).rglob("*.py")) and package in config["package-data"], package
     assert set(config["package-dir"]) == {f"groundwatch.{name}" for name in FOLDERS}
 
 

@@ -58,8 +58,9 @@ def test_default_rules(verdicts, severities, action, rule):
 def test_decision_names_the_deciding_claims_without_their_text():
     v = _answer_verdict([S, N, N, S, K], ["high", "high", "high", "normal", "normal"])
     decision = ActionPolicy().decide(v)
+    # the reason is read by a person: claims numbered from 1, as explain heads them (claims/stripped stay indices)
     assert decision.action == "strip" and decision.claims == [1, 2] and decision.stripped == [1, 2]
-    assert decision.reason == "claim 1: NOT_ENOUGH_INFO, severity high (rule unsupported_high_severity); 1 more claim(s)"
+    assert decision.reason == "claim 2: NOT_ENOUGH_INFO, severity high (rule unsupported_high_severity); 1 more claim(s)"
     assert "refund" not in decision.reason.lower()
 
 

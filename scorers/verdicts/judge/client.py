@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from groundwatch.config.unreachable import reason
 from groundwatch.scorers.verdicts.judge.reply import MalformedReply
 
 
@@ -50,7 +51,7 @@ class ChatClient:
         except httpx.TimeoutException:
             raise JudgeTimeout(f"no reply within {timeout_s:.2f} s") from None
         except httpx.HTTPError as exc:
-            raise JudgeUnavailable(f"{type(exc).__name__} reaching the judge endpoint") from None
+            raise JudgeUnavailable(f"judge endpoint unreachable ({reason(exc)})") from None
         if response.status_code != 200:
             raise JudgeUnavailable(f"the judge endpoint answered HTTP {response.status_code}")
         try:

@@ -64,6 +64,7 @@ class Judge:
                              settings.max_tokens_per_min)
         self.cache = ByteLRU(int(settings.cache_mb * MB), "judge replies")
         self._pool = ThreadPoolExecutor(settings.max_concurrent, thread_name_prefix="groundwatch-judge")
+        self._said_unavailable = False  # an unreachable endpoint is one warning, not one per claim
 
     @classmethod
     def from_settings(cls, settings: JudgeSettings, redaction) -> "Judge":
@@ -190,6 +191,10 @@ class Judge:
                        "small_model_verdict": claim.verdict.value}
         if error:
             claim.judge["error"] = error
+        if outcome == "unavailable" and not self._said_unavailable:
+            self._said_unavailable = True
+            # The verdicts stand without the judge (the record says so per claim); the user hears it once.
+            log.warning("judge_unavailable", url=getattr(self.client, "url", None), error=error)
         if raw is not None:
             claim.judge["raw"] = raw[:MAX_RAW_CHARS]
         outcomes[outcome] += 1

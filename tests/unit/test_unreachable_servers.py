@@ -1,0 +1,119 @@
+"""Every command that talks to a server, pointed at a closed loopback port: one line on stderr, no
+traceback, and the exit code docs/operations.md gives (2; `score` with an unreachable judge keeps its
+verdicts, says so in one warning and exits 0). The services (consume, serve) wait for their servers
+instead and are not here."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from groundwatch.cli import main
+from tests.unit.test_cli_errors import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def closed() -> str:
+    """host:port of a loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.fixture
+def quiet_env(monkeypatch, tmp_path):
+    for name in ("GROUNDWATCH_LOG_LEVEL", "GROUNDWATCH_LOG_FORMAT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def _one_line(capsys, code: int, expected_code: int, *words: str) -> str:
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert code == expected_code and len(lines) == 1 and "Traceback" not in err, err
+    assert all(w in lines[0] for w in words), lines[0]
+    return lines[0]
+
+
+OPENSEARCH_COMMANDS = [
+    ["trace", "ex-003"],
+    ["trace", "--claim", "refunds take 14 days"],
+    ["report"],
+    ["forget", "--request-id", "r-1"],
+    ["init-store"],
+    ["label", "export", "-o", "review"],
+    ["audit-corpus", "--index", "docs", "--no-nli", "--no-progress"],
+]
+
+
+@pytest.mark.parametrize("argv", OPENSEARCH_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_opensearch_unreachable_is_one_line_exit_2(argv, closed, quiet_env, capsys):
+    code = main([*argv, "--opensearch-url", f"http://{closed}"])
+    line = _one_line(capsys, code, 2, "groundwatch: error:", "OpenSearch unreachable (connection refused)")
+    if argv[0] != "audit-corpus":  # the settings' server is named; audit-corpus's is the one on its command line
+        assert line.endswith(f"(url http://{closed})"), line
+
+
+def test_recall_probe_retrievers_unreachable_are_one_line_exit_2(closed, quiet_env, capsys, tmp_path):
+    probes = tmp_path / "probes.jsonl"
+    probes.write_text('{"query": "refund window", "gold_passage_ids": ["kb-7"]}\n')
+    code = main(["recall-probe", "-i", str(probes), "--retriever", "opensearch", "--index", "kb",
+                 "--opensearch-url", f"http://{closed}", "--no-progress"])
+    _one_line(capsys, code, 2, "groundwatch: error:", "OpenSearch unreachable (connection refused)")
+    code = main(["recall-probe", "-i", str(probes), "--retriever", "http", "--url", f"http://{closed}/search",
+                 "--no-progress"])
+    _one_line(capsys, code, 2, "groundwatch: error:", f"http://{closed}/search unreachable (connection refused)")
+
+
+class _Retriever(BaseHTTPRequestHandler):
+    """A retriever on loopback that always answers passage kb-7 first."""
+
+    def do_POST(self):  # noqa: N802 - the http.server spelling
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = json.dumps({"passage_ids": ["kb-7"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):  # the test reads stderr
+        pass
+
+
+def test_an_unreachable_pushgateway_is_one_line_exit_2(closed, quiet_env, capsys, tmp_path):
+    server = HTTPServer(("127.0.0.1", 0), _Retriever)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        probes = tmp_path / "probes.jsonl"
+        probes.write_text('{"query": "refund window", "gold_passage_ids": ["kb-7"]}\n')
+        code = main(["recall-probe", "-i", str(probes), "--retriever", "http", "--no-progress", "--json",
+                     "--url", f"http://127.0.0.1:{server.server_address[1]}/search",
+                     "--pushgateway", f"http://{closed}"])
+    finally:
+        server.shutdown()
+        server.server_close()
+    _one_line(capsys, code, 2, "groundwatch: error:", "Prometheus Pushgateway unreachable (connection refused)",
+              f"http://{closed}")
+
+
+def test_kafka_unreachable_is_one_line_exit_2(closed, quiet_env, capfd):
+    code = main(["produce", "-i", str(EXAMPLES), "--bootstrap", closed])
+    # capfd: librdkafka writes its own lines to the process's stderr, past sys.stderr; none may get out.
+    _one_line(capfd, code, 2, "groundwatch: error:", f"Kafka unreachable (connection refused) at {closed}")
+
+
+def test_an_unreachable_judge_is_one_warning_and_the_verdicts_stand(closed, quiet_env, capsys, monkeypatch,
+                                                                    tmp_path):
+    for name, value in (("ENABLED", "true"), ("BASE_URL", f"http://{closed}"), ("MODEL", "judge"),
+                        ("LOWER", "0"), ("UPPER", "1")):  # every claim in the judge's band
+        monkeypatch.setenv(f"GROUNDWATCH_JUDGE__{name}", value)
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(EXAMPLES.read_text(encoding="utf-8").splitlines(keepends=True)[:2]))
+    code = main(["score", "-i", str(responses), "-o", str(tmp_path / "v.jsonl"), "--no-progress"])
+    line = _one_line(capsys, code, 0, "judge_unavailable", "judge endpoint unreachable (connection refused)")
+    assert closed in line
