@@ -26,7 +26,7 @@ from groundwatch.scorers.evidence.chunking import Chunk, chunk_passages
 from groundwatch.scorers.answer.claims import Claim, ClaimCache, cited_markers, given_claims
 from groundwatch.scorers.verdicts.combiner import claim_features, combiner_path, load_combiner
 from groundwatch.scorers.evidence.conflicts import ConflictFinder
-from groundwatch.scorers.verdicts.decide import decide, summarise
+from groundwatch.scorers.verdicts.decide import decide, finalise
 from groundwatch.scorers.answer.decorative import decorative_reason
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
@@ -40,7 +40,7 @@ from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.english.numbers import passage_quantities
 from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.scorers.evidence.recency import resolve_by_recency
+from groundwatch.scorers.evidence.recency import superseded
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.evidence.retrieval import Candidate, Embedder, EvidenceIndex
 from groundwatch.scorers.schema import Response
@@ -310,7 +310,7 @@ class Scorer:
             request_id=response.request_id, scorer_version=self.version, model=self.model,
             scored_at=scored_at, timestamp=response.timestamp.isoformat() if response.timestamp else None,
             metadata=response.metadata.model_dump(exclude_none=True) if response.metadata else {},
-            response=summarise(claims, list(response.passages)), claims=claims,
+            response=None, claims=claims,  # the summary comes from finalise, once every verdict is final
             gold_passage_ids=response.gold_passage_ids, passage_ids=[p.id for p in response.passages],
             passages=[p.model_dump(exclude_none=True) for p in response.passages] if self.config.store_passages else [])
         return result
@@ -464,10 +464,10 @@ class Scorer:
             self.judge.review(out, responses, deadline)
         start = time.perf_counter()
         add_signals(out, responses, self.config, embedder=self.embedder, corpus=self.corpus, deadline=deadline)
-        if self.config.newer_source_decides:
-            for verdict, response in zip(out, responses):
-                if isinstance(verdict, ResponseVerdict):
-                    resolve_by_recency(verdict, response, self.thresholds)
+        for verdict, response in zip(out, responses):
+            if isinstance(verdict, ResponseVerdict):  # the model's verdict, the judge's answer and recency
+                newer = superseded(verdict, response, self.thresholds) if self.config.newer_source_decides else set()
+                finalise(verdict, list(response.passages), newer)
         self._timer("signals", time.perf_counter() - start)
         if self.policy is not None:
             for verdict in out:
