@@ -412,19 +412,32 @@ class Scorer:
         none and wait for every result, however busy the machine.
         """
         deadline = deadline if deadline is not None else Deadline(None)
-        prepared: list[_Prepared | ScoringError] = []
-        for response in responses:
-            try:
-                deadline.check("claims")  # CPU stages honour the deadline too: late responses do no work
-                prepared.append(self._prepare(response, deadline))
-            except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
-                prepared.append(ScoringError.wrap("claims", exc))
+        prepared = [self._prepare_or_error(response, deadline) for response in responses]
         start = time.perf_counter()
         self._embed_batch(prepared)
         self._each(prepared, "evidence", lambda p: self._find_evidence(p, deadline))
         self._each(prepared, "limits", self._check_pairs)
         self._timer("evidence", time.perf_counter() - start)
         start = time.perf_counter()
+        conflict_jobs = self._submit_all(prepared, deadline)
+        scored_at = datetime.now(timezone.utc).isoformat()
+        out = [p if isinstance(p, ScoringError) else self._claim_verdicts(p, conflict_jobs, scored_at, deadline)
+               for p in prepared]
+        self._timer("inference", time.perf_counter() - start)
+        self._timer("guards", self._guard_seconds)
+        self._guard_seconds = 0.0
+        self._finish(out, responses, deadline)
+        return out
+
+    def _prepare_or_error(self, response: Response, deadline: Deadline) -> _Prepared | ScoringError:
+        try:
+            deadline.check("claims")  # CPU stages honour the deadline too: late responses do no work
+            return self._prepare(response, deadline)
+        except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
+            return ScoringError.wrap("claims", exc)
+
+    def _submit_all(self, prepared: list, deadline: Deadline) -> dict[int, list]:
+        """Every pair of the batch to the batcher (and the conflict finder's); its conflict jobs by id(prepared)."""
         self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
         conflict_jobs: dict[int, list] = {}
         if self.conflicts:
@@ -434,32 +447,31 @@ class Scorer:
             self._each(prepared, "conflicts", submit_conflicts)
         if self.cascade:  # one response at a time: its pairs queue while later responses' singles are scored
             self._each(prepared, "pairs", lambda p: self._submit_joined(p, deadline))
-        scored_at = datetime.now(timezone.utc).isoformat()
-        out: list[ResponseVerdict | ScoringError] = []
-        for p in prepared:
-            if isinstance(p, ScoringError):
-                out.append(p)
-                continue
-            stage = "verdict"
-            try:
-                verdict = self._verdict(p, scored_at, deadline)
-                if id(p) in conflict_jobs:
-                    stage = "conflicts"
-                    jobs = conflict_jobs[id(p)]
-                    for job in jobs:
-                        for fut in job.futures:
-                            self._result(fut, deadline)  # collect() then finds every result in
-                    verdict.context_conflicts = self.conflicts.collect(jobs)
-                    if verdict.context_conflicts:
-                        verdict.flags.append("context_conflict")
-                out.append(verdict)
-            except DeadlineExceeded as exc:
-                out.append(exc)
-            except Exception as exc:  # noqa: BLE001
-                out.append(ScoringError.wrap(stage, exc))
-        self._timer("inference", time.perf_counter() - start)
-        self._timer("guards", self._guard_seconds)
-        self._guard_seconds = 0.0
+        return conflict_jobs
+
+    def _claim_verdicts(self, p: _Prepared, conflict_jobs: dict[int, list], scored_at: str,
+                        deadline: Deadline) -> ResponseVerdict | ScoringError:
+        """The model's verdict of every claim and the response's context conflicts, or its ScoringError."""
+        stage = "verdict"
+        try:
+            verdict = self._verdict(p, scored_at, deadline)
+            if id(p) in conflict_jobs:
+                stage = "conflicts"
+                jobs = conflict_jobs[id(p)]
+                for job in jobs:
+                    for fut in job.futures:
+                        self._result(fut, deadline)  # collect() then finds every result in
+                verdict.context_conflicts = self.conflicts.collect(jobs)
+                if verdict.context_conflicts:
+                    verdict.flags.append("context_conflict")
+            return verdict
+        except DeadlineExceeded as exc:
+            return exc
+        except Exception as exc:  # noqa: BLE001
+            return ScoringError.wrap(stage, exc)
+
+    def _finish(self, out: list, responses: list[Response], deadline: Deadline) -> None:
+        """The judge's answers and the signals, then the one decision per response, then the action policy."""
         if self.judge is not None:  # on the judge's threads, within the deadline; falls back to these verdicts
             self.judge.review(out, responses, deadline)
         start = time.perf_counter()
@@ -473,4 +485,3 @@ class Scorer:
             for verdict in out:
                 if isinstance(verdict, ResponseVerdict):
                     verdict.action = self.policy.decide(verdict)
-        return out
