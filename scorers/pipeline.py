@@ -26,7 +26,7 @@ from groundwatch.scorers.evidence.chunking import Chunk, chunk_passages
 from groundwatch.scorers.answer.claims import Claim, ClaimCache, cited_markers, given_claims
 from groundwatch.scorers.verdicts.combiner import claim_features, combiner_path, load_combiner
 from groundwatch.scorers.evidence.conflicts import ConflictFinder
-from groundwatch.scorers.verdicts.decide import decide, summarise
+from groundwatch.scorers.verdicts.decide import decide, finalise
 from groundwatch.scorers.answer.decorative import decorative_reason
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
@@ -40,7 +40,7 @@ from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.english.numbers import passage_quantities
 from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.scorers.evidence.recency import resolve_by_recency
+from groundwatch.scorers.evidence.recency import superseded
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.evidence.retrieval import Candidate, Embedder, EvidenceIndex
 from groundwatch.scorers.schema import Response
@@ -310,7 +310,7 @@ class Scorer:
             request_id=response.request_id, scorer_version=self.version, model=self.model,
             scored_at=scored_at, timestamp=response.timestamp.isoformat() if response.timestamp else None,
             metadata=response.metadata.model_dump(exclude_none=True) if response.metadata else {},
-            response=summarise(claims, list(response.passages)), claims=claims,
+            response=None, claims=claims,  # the summary comes from finalise, once every verdict is final
             gold_passage_ids=response.gold_passage_ids, passage_ids=[p.id for p in response.passages],
             passages=[p.model_dump(exclude_none=True) for p in response.passages] if self.config.store_passages else [])
         return result
@@ -412,19 +412,32 @@ class Scorer:
         none and wait for every result, however busy the machine.
         """
         deadline = deadline if deadline is not None else Deadline(None)
-        prepared: list[_Prepared | ScoringError] = []
-        for response in responses:
-            try:
-                deadline.check("claims")  # CPU stages honour the deadline too: late responses do no work
-                prepared.append(self._prepare(response, deadline))
-            except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
-                prepared.append(ScoringError.wrap("claims", exc))
+        prepared = [self._prepare_or_error(response, deadline) for response in responses]
         start = time.perf_counter()
         self._embed_batch(prepared)
         self._each(prepared, "evidence", lambda p: self._find_evidence(p, deadline))
         self._each(prepared, "limits", self._check_pairs)
         self._timer("evidence", time.perf_counter() - start)
         start = time.perf_counter()
+        conflict_jobs = self._submit_all(prepared, deadline)
+        scored_at = datetime.now(timezone.utc).isoformat()
+        out = [p if isinstance(p, ScoringError) else self._claim_verdicts(p, conflict_jobs, scored_at, deadline)
+               for p in prepared]
+        self._timer("inference", time.perf_counter() - start)
+        self._timer("guards", self._guard_seconds)
+        self._guard_seconds = 0.0
+        self._finish(out, responses, deadline)
+        return out
+
+    def _prepare_or_error(self, response: Response, deadline: Deadline) -> _Prepared | ScoringError:
+        try:
+            deadline.check("claims")  # CPU stages honour the deadline too: late responses do no work
+            return self._prepare(response, deadline)
+        except Exception as exc:  # noqa: BLE001 - one bad response must not sink the batch
+            return ScoringError.wrap("claims", exc)
+
+    def _submit_all(self, prepared: list, deadline: Deadline) -> dict[int, list]:
+        """Every pair of the batch to the batcher (and the conflict finder's); its conflict jobs by id(prepared)."""
         self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
         conflict_jobs: dict[int, list] = {}
         if self.conflicts:
@@ -434,43 +447,41 @@ class Scorer:
             self._each(prepared, "conflicts", submit_conflicts)
         if self.cascade:  # one response at a time: its pairs queue while later responses' singles are scored
             self._each(prepared, "pairs", lambda p: self._submit_joined(p, deadline))
-        scored_at = datetime.now(timezone.utc).isoformat()
-        out: list[ResponseVerdict | ScoringError] = []
-        for p in prepared:
-            if isinstance(p, ScoringError):
-                out.append(p)
-                continue
-            stage = "verdict"
-            try:
-                verdict = self._verdict(p, scored_at, deadline)
-                if id(p) in conflict_jobs:
-                    stage = "conflicts"
-                    jobs = conflict_jobs[id(p)]
-                    for job in jobs:
-                        for fut in job.futures:
-                            self._result(fut, deadline)  # collect() then finds every result in
-                    verdict.context_conflicts = self.conflicts.collect(jobs)
-                    if verdict.context_conflicts:
-                        verdict.flags.append("context_conflict")
-                out.append(verdict)
-            except DeadlineExceeded as exc:
-                out.append(exc)
-            except Exception as exc:  # noqa: BLE001
-                out.append(ScoringError.wrap(stage, exc))
-        self._timer("inference", time.perf_counter() - start)
-        self._timer("guards", self._guard_seconds)
-        self._guard_seconds = 0.0
+        return conflict_jobs
+
+    def _claim_verdicts(self, p: _Prepared, conflict_jobs: dict[int, list], scored_at: str,
+                        deadline: Deadline) -> ResponseVerdict | ScoringError:
+        """The model's verdict of every claim and the response's context conflicts, or its ScoringError."""
+        stage = "verdict"
+        try:
+            verdict = self._verdict(p, scored_at, deadline)
+            if id(p) in conflict_jobs:
+                stage = "conflicts"
+                jobs = conflict_jobs[id(p)]
+                for job in jobs:
+                    for fut in job.futures:
+                        self._result(fut, deadline)  # collect() then finds every result in
+                verdict.context_conflicts = self.conflicts.collect(jobs)
+                if verdict.context_conflicts:
+                    verdict.flags.append("context_conflict")
+            return verdict
+        except DeadlineExceeded as exc:
+            return exc
+        except Exception as exc:  # noqa: BLE001
+            return ScoringError.wrap(stage, exc)
+
+    def _finish(self, out: list, responses: list[Response], deadline: Deadline) -> None:
+        """The judge's answers and the signals, then the one decision per response, then the action policy."""
         if self.judge is not None:  # on the judge's threads, within the deadline; falls back to these verdicts
             self.judge.review(out, responses, deadline)
         start = time.perf_counter()
         add_signals(out, responses, self.config, embedder=self.embedder, corpus=self.corpus, deadline=deadline)
-        if self.config.newer_source_decides:
-            for verdict, response in zip(out, responses):
-                if isinstance(verdict, ResponseVerdict):
-                    resolve_by_recency(verdict, response, self.thresholds)
+        for verdict, response in zip(out, responses):
+            if isinstance(verdict, ResponseVerdict):  # the model's verdict, the judge's answer and recency
+                newer = superseded(verdict, response, self.thresholds) if self.config.newer_source_decides else set()
+                finalise(verdict, list(response.passages), newer)
         self._timer("signals", time.perf_counter() - start)
         if self.policy is not None:
             for verdict in out:
                 if isinstance(verdict, ResponseVerdict):
                     verdict.action = self.policy.decide(verdict)
-        return out

@@ -21,7 +21,7 @@ from typing import Protocol, Sequence
 
 from groundwatch.scorers.evidence.chunking import chunk_passages
 from groundwatch.scorers.deadline import Deadline
-from groundwatch.scorers.verdicts.decide import decide
+from groundwatch.scorers.verdicts.decide import decide, judged
 from groundwatch.scorers.errors import DeadlineExceeded
 from groundwatch.scorers.records import ClaimVerdict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.evidence.retrieval import EvidenceIndex
@@ -75,7 +75,7 @@ class CorpusChecker:
         """Record `corpus` on every looked-up claim; the documents found, by id(verdict)."""
         deadline = self.deadline(batch_deadline)
         lookups = [_Lookup(v, c) for v in verdicts
-                   for c in [c for c in v.claims if c.verdict is Verdict.NOT_ENOUGH_INFO][: self.settings.max_claims]]
+                   for c in [c for c in v.claims if judged(c) is Verdict.NOT_ENOUGH_INFO][: self.settings.max_claims]]
         for lookup in lookups:
             self._search(lookup, deadline)
         for lookup in lookups:

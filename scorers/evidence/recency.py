@@ -3,8 +3,8 @@
 A context conflict (scorers/evidence/conflicts.py) or a stale-evidence record (scorers/evidence/stale.py)
 says two retrieved sources disagree about what a claim concerns. When both carry a
 parseable `updated_at`, a CONTRADICTED claim whose every contradicting passage is the
-older side, while a newer side entails it alone (and no check failed), becomes SUPPORTED
-with the flag `superseded_contradiction`: the contradiction comes from the text the newer
+older side, while a newer side entails it alone (and no check failed), is superseded: `finalise`
+(scorers/verdicts/decide.py) makes it SUPPORTED with the flag `superseded_contradiction`: the contradiction comes from the text the newer
 one replaced ("300 requests per minute" in the 2024 docs, "600" in this year's).
 
 The mirror rule (support only from the older side -> NOT_ENOUGH_INFO) is not applied: the
@@ -16,13 +16,13 @@ Only single-passage premises count: a joined pair holds both sides.
 
 from __future__ import annotations
 
-from groundwatch.scorers.verdicts.decide import summarise
+from groundwatch.scorers.verdicts.decide import SUPERSEDED_CONTRADICTION, judged
 from groundwatch.scorers.records import ClaimVerdict, ResponseVerdict, Verdict
 from groundwatch.scorers.schema import Response
 from groundwatch.scorers.verdicts.thresholds import Thresholds
 from groundwatch.scorers.times import parse_time
 
-SUPERSEDED_CONTRADICTION = "superseded_contradiction"
+__all__ = ["SUPERSEDED_CONTRADICTION", "superseded"]
 
 
 def _older_newer(verdict: ResponseVerdict, when: dict, claim_index: int) -> tuple[set[str], set[str]]:
@@ -44,20 +44,17 @@ def _passages(claim: ClaimVerdict, holds) -> set[str]:
     return {e.passage_ids[0] for e in claim.evidence if e.kind == "chunk" and holds(e)}
 
 
-def resolve_by_recency(verdict: ResponseVerdict, response: Response, thresholds: Thresholds) -> None:
-    """Re-decide contradicted claims whose contradiction is the older side of a dated disagreement (in place)."""
-    changed = False
+def superseded(verdict: ResponseVerdict, response: Response, thresholds: Thresholds) -> set[int]:
+    """Indexes of the contradicted claims whose contradiction is the older side of a dated disagreement."""
+    out: set[int] = set()
     when = {p.id: parse_time(p.updated_at) for p in response.passages}
     for claim in verdict.claims:
-        if claim.verdict is not Verdict.CONTRADICTED or "contradicted_by_check" in claim.flags \
+        if judged(claim) is not Verdict.CONTRADICTED or "contradicted_by_check" in claim.flags \
                 or not all(c.passed for c in claim.checks):
             continue
         older, newer = _older_newer(verdict, when, claim.index)
         entailing = _passages(claim, lambda e: e.entailment >= thresholds.entailment(e.retrieval_score))
         contradicting = _passages(claim, lambda e: e.contradiction >= thresholds.contradiction(e.retrieval_score))
         if contradicting and contradicting <= older and entailing & newer and not entailing & older:
-            claim.verdict = Verdict.SUPPORTED
-            claim.flags.append(SUPERSEDED_CONTRADICTION)
-            changed = True
-    if changed:
-        verdict.response = summarise(verdict.claims, list(response.passages))
+            out.add(claim.index)
+    return out

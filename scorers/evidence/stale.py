@@ -17,6 +17,7 @@ from typing import Iterable
 
 from groundwatch.scorers.english.facts import Fact, disagree, sentence_facts, text_facts
 from groundwatch.scorers.records import ClaimVerdict, StaleEvidence, Verdict
+from groundwatch.scorers.verdicts.decide import judged
 from groundwatch.scorers.times import parse_time
 
 FLAG = "stale_evidence"
@@ -58,7 +59,7 @@ def find_stale(claims: list[ClaimVerdict], sources: Iterable[Source]) -> list[St
     by_id = {s.id: s for s in sources}
     out: list[StaleEvidence] = []
     for claim in claims:
-        if claim.verdict is not Verdict.SUPPORTED:
+        if judged(claim) is not Verdict.SUPPORTED:  # the judge's answer counts; recency comes after
             continue
         deciding = _deciding(claim)
         if deciding is None:

@@ -1,11 +1,17 @@
-"""Verdict per claim and the response-level summary."""
+"""Where a claim's verdict is decided, and the response summary computed: the only module that does either.
+
+`decide` reads the model's scores and the checks (the guards' caps among them): the small model's
+verdict. `finalise` takes that, the judge's answer (when the judge is enabled and answered) and
+recency (a contradiction the newer source overrules) and decides each claim's verdict once, then the
+response summary once; nothing rewrites a verdict after it. tests/unit/test_one_decision.py holds
+every other module to that."""
 
 from __future__ import annotations
 
 import statistics
 
 from groundwatch.scorers.guards.mismatch import verified
-from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, Verdict
+from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseSummary, ResponseVerdict, Verdict
 from groundwatch.scorers.schema import Passage
 from groundwatch.scorers.verdicts.thresholds import Thresholds
 
@@ -95,3 +101,54 @@ def summarise(claims: list[ClaimVerdict], passages: list[Passage]) -> ResponseSu
         high_severity_unsupported=sum(1 for c in scored if c.severity == "high" and c.verdict is not Verdict.SUPPORTED),
         retrieval=retrieval_stats(passages),
     )
+
+
+# The judge's outcomes that carry its answer (scorers/verdicts/judge/judge.py); any other keeps the model's verdict.
+JUDGE_ANSWERED = frozenset({"judged", "cached"})
+SUPERSEDED_CONTRADICTION = "superseded_contradiction"
+
+
+def _model_verdict(claim: ClaimVerdict) -> Verdict:
+    return Verdict(claim.judge["small_model_verdict"]) if claim.judge else claim.verdict
+
+
+def _judge_answer(claim: ClaimVerdict) -> Verdict | None:
+    """The judge's answer, capped: a failed check keeps SUPPORTED at NOT_ENOUGH_INFO whoever decides."""
+    if not claim.judge or claim.judge.get("outcome") not in JUDGE_ANSWERED:
+        return None
+    answer = Verdict(claim.judge["verdict"])
+    if answer is Verdict.SUPPORTED and any(not c.passed for c in claim.checks):
+        return Verdict.NOT_ENOUGH_INFO
+    return answer
+
+
+def judged(claim: ClaimVerdict) -> Verdict:
+    """The model's verdict with the judge's answer in, before recency: what the signals and recency read
+    (stale evidence, corpus lookups) while `finalise` has not yet run."""
+    answer = _judge_answer(claim)
+    return _model_verdict(claim) if answer is None else answer
+
+
+def finalise(verdict: ResponseVerdict, passages: list[Passage], superseded: set[int] = frozenset()) -> None:
+    """Each claim's verdict once, from its inputs, then the response summary once (in place).
+
+    Inputs: the model's verdict (decide, on the record until now), the judge's answer in `claim.judge`,
+    and `superseded`, the indexes of claims whose contradiction recency overrules
+    (scorers/evidence/recency.py: only a claim whose judged verdict is CONTRADICTED qualifies)."""
+    for claim in verdict.claims:
+        if not claim.scored:
+            continue
+        model, answer = _model_verdict(claim), _judge_answer(claim)
+        final = model
+        if answer is not None:
+            if answer is Verdict.NOT_ENOUGH_INFO and claim.judge["verdict"] == Verdict.SUPPORTED.value \
+                    and "capped_by_check" not in claim.flags:
+                claim.flags.append("capped_by_check")
+            if answer is not model:
+                claim.flags.append("judge_overruled")
+            final = answer
+        if claim.index in superseded and final is Verdict.CONTRADICTED:
+            final = Verdict.SUPPORTED
+            claim.flags.append(SUPERSEDED_CONTRADICTION)
+        claim.verdict = final
+    verdict.response = summarise(verdict.claims, passages)

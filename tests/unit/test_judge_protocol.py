@@ -23,6 +23,7 @@ from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.reports import explain
 from groundwatch.scorers.deadline import Deadline
+from groundwatch.scorers.verdicts.decide import finalise
 from groundwatch.scorers.verdicts.judge.judge import Judge
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import ResponseVerdict, Verdict
@@ -122,6 +123,7 @@ def review(judge: Judge, scored, deadline: Deadline | None = None) -> tuple[Resp
         judge.review(mine, [response], deadline)
     finally:
         judge.close()
+    finalise(mine[0], list(response.passages))  # the judge's answer is one input to the one decision
     return verdicts[0], mine[0]
 
 
@@ -160,6 +162,21 @@ def test_success_replaces_the_verdict_with_the_judges_and_keeps_the_raw_reply(se
     assert request["headers"]["Authorization"] == f"Bearer {API_KEY}"
 
 
+def test_the_judge_records_its_answer_and_decides_nothing(server, scored):
+    server.mode = "ok"
+    response, verdicts = scored
+    mine = copy.deepcopy(verdicts)
+    judge = judge_for(server.url)
+    try:
+        judge.review(mine, [response])
+    finally:
+        judge.close()
+    assert [c.verdict for c in mine[0].claims] == [c.verdict for c in verdicts[0].claims]
+    assert [c.flags for c in mine[0].claims] == [c.flags for c in verdicts[0].claims]
+    assert mine[0].response == verdicts[0].response
+    assert {c.judge["verdict"] for c in in_band(mine[0])} == {"CONTRADICTED"}
+
+
 def test_nothing_personal_leaves_the_system(server, scored):
     server.mode, server.requests[:] = "ok", []
     review(judge_for(server.url), scored)
@@ -177,6 +194,8 @@ def test_a_repeated_claim_is_answered_from_the_cache(server, scored):
     calls = len(server.requests)
     judge.review(second, [response])
     judge.close()
+    for verdict in (first[0], second[0]):
+        finalise(verdict, list(response.passages))
     assert len(server.requests) == calls
     assert {c.judge["outcome"] for c in in_band(second[0])} == {"cached"}
     assert [c.verdict for c in second[0].claims] == [c.verdict for c in first[0].claims]

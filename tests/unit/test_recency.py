@@ -1,7 +1,7 @@
 """The newer of two disagreeing retrieved passages decides the claim (scorers/evidence/recency.py)."""
 
-from groundwatch.scorers.verdicts.decide import summarise
-from groundwatch.scorers.evidence.recency import SUPERSEDED_CONTRADICTION, resolve_by_recency
+from groundwatch.scorers.verdicts.decide import finalise, summarise
+from groundwatch.scorers.evidence.recency import SUPERSEDED_CONTRADICTION, superseded
 from groundwatch.scorers.records import Check, ClaimVerdict, ContextConflict, Evidence, ResponseVerdict, Verdict
 from groundwatch.scorers.schema import parse_response
 from groundwatch.scorers.verdicts.thresholds import Thresholds
@@ -14,6 +14,11 @@ def response(old=OLD, new=NEW):
     return parse_response({"request_id": "r", "answer": "x", "passages": [
         {"id": "old", "text": "The API allows 300 requests per minute.", "updated_at": old},
         {"id": "new", "text": "The API allows 600 requests per minute.", "updated_at": new}]})
+
+
+def resolve_by_recency(v, r, thresholds):
+    """Recency's input to the one decision, then the decision (as the scorer runs them)."""
+    finalise(v, list(r.passages), superseded(v, r, thresholds))
 
 
 def chunk(pid, e, c):
@@ -62,3 +67,14 @@ def test_left_alone():
         before = v.claims[0].verdict
         resolve_by_recency(v, r, T)
         assert v.claims[0].verdict is before and not v.claims[0].flags
+
+
+def test_recency_reads_the_judges_answer_and_only_marks_the_claim():
+    # The judge answered CONTRADICTED on a claim the model supported: recency weighs the judge's answer.
+    v = verdict(Verdict.SUPPORTED, [chunk("old", 0.02, 0.95), chunk("new", 0.93, 0.01)])
+    v.claims[0].judge = {"outcome": "judged", "verdict": "CONTRADICTED", "small_model_verdict": "SUPPORTED"}
+    assert superseded(v, response(), T) == {0}
+    assert v.claims[0].verdict is Verdict.SUPPORTED and not v.claims[0].flags  # nothing decided yet
+    finalise(v, list(response().passages), {0})
+    assert v.claims[0].flags == ["judge_overruled", SUPERSEDED_CONTRADICTION]
+    assert v.claims[0].verdict is Verdict.SUPPORTED

@@ -7,10 +7,11 @@ before they leave (scorers/redaction.py, the `redaction` section's entities and 
 or not stored records are redacted), then looked up in the cache, then charged to the budget.
 
 Calls run on the judge's own thread pool, never on the batcher's thread; `review` waits for them
-no longer than the caller's deadline, and each call's timeout is cut to what is left of it. A
-valid reply replaces the verdict, a failed check still caps SUPPORTED at NOT_ENOUGH_INFO; any
-other outcome keeps the small model's verdict. Either way the claim record gets a `judge` entry:
-the outcome, the judge's verdict and reason, its raw reply, and the small model's verdict.
+no longer than the caller's deadline, and each call's timeout is cut to what is left of it. The
+judge decides nothing itself: the claim record gets a `judge` entry (the outcome, the judge's verdict
+and reason, its raw reply, the small model's verdict), and `finalise` (scorers/verdicts/decide.py)
+takes a valid reply as the verdict, a failed check still capping SUPPORTED at NOT_ENOUGH_INFO; any
+other outcome keeps the small model's verdict.
 """
 
 from __future__ import annotations
@@ -23,13 +24,12 @@ from groundwatch.config.judge import JudgeSettings
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.deadline import Deadline
-from groundwatch.scorers.verdicts.decide import summarise
 from groundwatch.scorers.verdicts.judge.budget import Budget
 from groundwatch.scorers.verdicts.judge.cache import cache_key
 from groundwatch.scorers.verdicts.judge.client import ChatClient, JudgeTimeout, JudgeUnavailable
 from groundwatch.scorers.verdicts.judge.prompt import PROMPT_HASH, messages
 from groundwatch.scorers.verdicts.judge.reply import JudgeReply, MalformedReply, parse_reply
-from groundwatch.scorers.records import ClaimVerdict, Evidence, ResponseVerdict, Verdict
+from groundwatch.scorers.records import ClaimVerdict, Evidence, ResponseVerdict
 from groundwatch.scorers.redaction import Redactor
 
 log = get_logger(__name__)
@@ -37,7 +37,7 @@ log = get_logger(__name__)
 MIN_CALL_S = 0.05   # less left of the caller's deadline than this: do not start a call
 MAX_RAW_CHARS = 4000  # the raw reply kept in the record
 RESERVE = 0.1  # share of the caller's remaining time the judge leaves unused
-# Outcomes in the record and the log: judged / cached replace the verdict, the others keep it.
+# Outcomes in the record and the log: judged / cached carry an answer (decide.JUDGE_ANSWERED), the others do not.
 OUTCOMES = ("judged", "cached", "timeout", "malformed", "unavailable", "budget", "deadline")
 
 
@@ -89,11 +89,11 @@ class Judge:
     # -- review ---------------------------------------------------------------------------------------
 
     def review(self, verdicts: list, responses: list, deadline: Deadline | None = None) -> None:
-        """Judge the in-band claims of every ResponseVerdict (others are left alone), in place."""
+        """Record the judge's answer on the in-band claims of every ResponseVerdict (others are left alone);
+        `finalise` then decides with it."""
         deadline = deadline if deadline is not None else Deadline(None)
         outcomes: Counter[str] = Counter()
         pending: dict[Future, tuple[ClaimVerdict, str]] = {}
-        touched: dict[int, tuple[ResponseVerdict, list]] = {}
         for verdict, response in zip(verdicts, responses):
             if not isinstance(verdict, ResponseVerdict):
                 continue
@@ -102,7 +102,6 @@ class Judge:
             for claim in verdict.claims:
                 if not self.in_band(claim):
                     continue
-                touched[id(verdict)] = (verdict, list(response.passages))
                 premise = self.redactor.text(premise_text(claim.evidence[0], passages))
                 premise = premise[:self.settings.max_premise_chars]
                 text = self.redactor.text(claim.text)
@@ -119,8 +118,6 @@ class Judge:
         start = time.perf_counter()
         if pending:
             self._collect(pending, deadline, outcomes)
-        for verdict, passages in touched.values():
-            verdict.response = summarise(verdict.claims, passages)
         if outcomes:
             log.info("judge_reviewed", claims=sum(outcomes.values()), duration_s=round(time.perf_counter() - start, 3),
                      **outcomes)
@@ -172,17 +169,8 @@ class Judge:
     # -- the record -----------------------------------------------------------------------------------
 
     def _apply(self, claim: ClaimVerdict, reply: JudgeReply, raw: str, outcome: str, outcomes: Counter) -> None:
-        before = claim.verdict
-        verdict = Verdict(reply.verdict)
-        if verdict is Verdict.SUPPORTED and any(not c.passed for c in claim.checks):
-            verdict = Verdict.NOT_ENOUGH_INFO  # a failed check caps whoever decides
-            if "capped_by_check" not in claim.flags:
-                claim.flags.append("capped_by_check")
-        claim.verdict = verdict
-        if verdict is not before:
-            claim.flags.append("judge_overruled")
         claim.judge = {"model": self.settings.model, "outcome": outcome, "verdict": reply.verdict,
-                       "reason": reply.reason, "raw": raw[:MAX_RAW_CHARS], "small_model_verdict": before.value}
+                       "reason": reply.reason, "raw": raw[:MAX_RAW_CHARS], "small_model_verdict": claim.verdict.value}
         outcomes[outcome] += 1
 
     def _fallback(self, claim: ClaimVerdict, outcome: str, outcomes: Counter, error: str | None = None,
