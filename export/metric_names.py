@@ -26,4 +26,5 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_retention_deletions_total",  # counter: indices deleted for age without ISM
     "groundwatch_retrieval_outcomes_total",  # {outcome="retrieval_miss|unsupported_by_corpus"}
     "groundwatch_response_flags_total",  # {flag="off_topic|stale_evidence"}
+    "groundwatch_conflicting_duplicates_total",  # counter: verdicts stored beside another response of their request id
 })
