@@ -141,7 +141,8 @@ class AlertSettings(_Section):
 
 
 class MetricsSettings(_Section):
-    host: str = "0.0.0.0"
+    # Loopback unless told otherwise, like serve: a pod (the Helm chart) sets GROUNDWATCH_METRICS__HOST=0.0.0.0.
+    host: str = "127.0.0.1"
     port: int = 9108
     # Verdict counters are labelled by scorer_version and app (export/metric_labels.py). label_apps: the apps
     # to keep (others count as "other"); empty: the first max_apps seen. tenant / retriever become labels
