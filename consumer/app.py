@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from typing import Callable
 
 import structlog
@@ -45,6 +46,11 @@ log = get_logger(__name__)
 
 LAG_INTERVAL_S = 15.0
 CLOSE_RESERVE_S = 5.0  # of the shutdown time, kept for leaving the group and closing (at most a quarter)
+
+
+def plain_traceback(exc: BaseException) -> str:
+    """The traceback as text, without the local variables a rich renderer would add (they hold records)."""
+    return "".join(traceback.format_exception(exc)).rstrip()
 
 
 def _names(partitions) -> list[str]:
@@ -214,12 +220,15 @@ class StreamApp:
                 self.metrics.sink_failure(exc.sink, exc.reason)
                 ends = [t for t in (until, self._deadline) if t is not None]
                 left = min(ends) - time.monotonic() if ends else None
-                if left is not None and left <= 0:
-                    log.error("retry_time_out_leaves_batch_unwritten", sink=exc.sink, responses=len(batch))
+                if left is not None and left <= 0:  # out of retries: now the traceback is worth its lines
+                    log.error("retry_time_out_leaves_batch_unwritten", sink=exc.sink, reason=exc.reason,
+                              responses=len(batch), exception=plain_traceback(exc))
                     return False
                 delay = backoff.next() if left is None else min(backoff.next(), left)
+                # A healthy retry is one line: what failed and when the next try is; the traceback at debug.
                 log.warning("sink_failed", sink=exc.sink, reason=exc.reason, error=str(exc),
                             responses=len(batch), retry_in_s=round(delay, 2))
+                log.debug("sink_failed_traceback", sink=exc.sink, exception=plain_traceback(exc))
                 if not wait(delay):
                     return False
 
