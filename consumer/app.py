@@ -37,7 +37,8 @@ from groundwatch.consumer.dead_letters import DeadLetterWriter
 from groundwatch.consumer.decode import Limits
 from groundwatch.consumer.late import retry_late
 from groundwatch.consumer.prepare import prepare, score_isolated
-from groundwatch.export.base import SinkError
+from groundwatch.consumer.store_probe import StoreProbe
+from groundwatch.export.base import SinkError, SinkUnavailable
 from groundwatch.export.metrics import Metrics
 from groundwatch.export.metrics_server import Health
 from groundwatch.scorers.deadline import Deadline
@@ -200,17 +201,19 @@ class StreamApp:
 
     def _deliver_with_retry(self, batch: Batch) -> bool:
         """Write and commit the batch, retrying until done, its partitions gone or the shutdown deadline."""
-        def wait(delay: float) -> bool:
+        def wait(delay: float, probe: StoreProbe | None) -> bool:
             self._pause()
-            self._wait(delay)
+            self._wait(delay, probe)
             # A revoke during the wait finished it, or every partition of it went to another member.
             return not batch.committed and bool(batch.messages)
 
         return self._retry(batch, self._backoff, None, wait) or batch.committed
 
-    def _retry(self, batch: Batch, backoff: Backoff, until: float | None, wait: Callable[[float], bool]) -> bool:
+    def _retry(self, batch: Batch, backoff: Backoff, until: float | None,
+               wait: Callable[[float, StoreProbe | None], bool]) -> bool:
         """checkpoint.attempt until it succeeds (True), or False at `until`, the shutdown deadline,
-        or when wait(delay) says the batch is no longer ours to write."""
+        or when wait(delay, probe) says the batch is no longer ours to write. While the store is
+        unreachable, the wait ends early when a probe finds it answering again."""
         backoff.reset()
         while True:
             try:
@@ -229,8 +232,16 @@ class StreamApp:
                 log.warning("sink_failed", sink=exc.sink, reason=exc.reason, error=str(exc),
                             responses=len(batch), retry_in_s=round(delay, 2))
                 log.debug("sink_failed_traceback", sink=exc.sink, exception=plain_traceback(exc))
-                if not wait(delay):
+                if not wait(delay, self._probe_for(exc)):
                     return False
+
+    def _probe_for(self, exc: SinkError) -> StoreProbe | None:
+        """A probe of the store when it is the sink that could not be reached; None otherwise."""
+        store = self.checkpoint.sinks.store
+        answers = getattr(store, "reachable", None)
+        if answers is None or not isinstance(exc, SinkUnavailable) or exc.sink != store.name:
+            return None
+        return StoreProbe(answers, self.settings.consumer.sink_probe_interval_s)
 
     # -- backpressure ---------------------------------------------------------
 
@@ -251,12 +262,19 @@ class StreamApp:
             log.info("partitions_resumed", partitions=_names(assigned))
         self._paused = False
 
-    def _wait(self, seconds: float) -> None:
-        """Sleep by polling with every partition paused; serves heartbeats and rebalances."""
-        end = time.monotonic() + seconds
+    def _wait(self, seconds: float, probe: StoreProbe | None = None) -> None:
+        """Sleep by polling with every partition paused; serves heartbeats and rebalances. With a
+        probe, the sleep ends as soon as the probe finds the store answering."""
+        start = time.monotonic()
+        end = start + seconds
         while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            if probe is not None and probe.answers():
+                log.info("store_answers_again", waited_s=round(time.monotonic() - start, 2),
+                         backoff_left_s=round(left, 2))
+                return
             self._pause()  # a rebalance may have brought new partitions, unpaused
-            stray = self._usable(self.consumer.consume(self.batch_size, min(left, 0.5)))
+            step = min(left, 0.5) if probe is None else min(left, 0.5, max(probe.due_in(), 0.05))
+            stray = self._usable(self.consumer.consume(self.batch_size, step))
             self.health.beat()
             if stray:  # fetched before the pause took effect: read them again later
                 first: dict[tuple[str, int], int] = {}
@@ -297,10 +315,12 @@ class StreamApp:
         self._assigned = self._assigned - revoked
         log.info("partitions_revoked", partitions=_names(partitions))
 
-    def _sleep(self, seconds: float) -> bool:
+    def _sleep(self, seconds: float, probe: StoreProbe | None = None) -> bool:
         """Wait inside a rebalance callback (no polling there; librdkafka's own thread heartbeats)."""
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            if probe is not None and probe.answers():
+                return True
             time.sleep(min(left, 0.5))
             self.health.beat()
         return True

@@ -205,10 +205,11 @@ class OpenSearchSink:
             raise SinkError(SINK, f"{what}: OpenSearch answered {status} {exc.error}",
                             reason=f"http_{status}", status=status) from exc
 
-    def reachable(self) -> bool:
-        """The server answers (readiness); never raises."""
+    def reachable(self, timeout_s: float | None = None) -> bool:
+        """The server answers (readiness, HEAD /), within `timeout_s` when given; never raises."""
         try:
-            return bool(self.client.ping())
+            params = {"request_timeout": timeout_s} if timeout_s is not None else {}
+            return bool(self.client.ping(params=params))
         except Exception:  # noqa: BLE001 - a probe reports, never raises
             return False
 
