@@ -146,7 +146,8 @@ class AlertSettings(_Section):
 
 
 class MetricsSettings(_Section):
-    host: str = "0.0.0.0"
+    # Loopback unless told otherwise, like serve: a pod (the Helm chart) sets GROUNDWATCH_METRICS__HOST=0.0.0.0.
+    host: str = "127.0.0.1"
     port: int = 9108
     # Verdict counters are labelled by scorer_version and app (export/metric_labels.py). label_apps: the apps
     # to keep (others count as "other"); empty: the first max_apps seen. tenant / retriever become labels
@@ -214,6 +215,9 @@ class ConsumerSettings(_Section):
     max_inflight_responses: int = Field(256, ge=1)
     sink_retry_initial_s: float = 0.5
     sink_retry_max_s: float = 30.0
+    # While the store is down a cheap probe asks this often (jittered) whether it answers; an answer ends
+    # the backoff's wait at once (consumer/store_probe.py).
+    sink_probe_interval_s: float = Field(2.0, gt=0)
     # SIGTERM to exit, all of it: scoring, writes, commit, closing the clients (then a hard exit).
     shutdown_timeout_s: float = Field(30.0, gt=0)
     # On revoke the in-flight batch's writes are retried this long, then it is left to the new owner.

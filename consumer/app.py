@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from typing import Callable
 
 import structlog
@@ -42,7 +43,8 @@ from groundwatch.consumer.dead_letters import DeadLetterWriter
 from groundwatch.consumer.decode import Limits
 from groundwatch.consumer.late import retry_late
 from groundwatch.consumer.prepare import prepare, score_isolated
-from groundwatch.export.base import SinkError
+from groundwatch.consumer.store_probe import StoreProbe
+from groundwatch.export.base import SinkError, SinkUnavailable
 from groundwatch.export.metrics import Metrics
 from groundwatch.export.metrics_server import Health
 from groundwatch.scorers.deadline import Deadline
@@ -51,6 +53,11 @@ log = get_logger(__name__)
 
 LAG_INTERVAL_S = 15.0
 CLOSE_RESERVE_S = 5.0  # of the shutdown time, kept for leaving the group and closing (at most a quarter)
+
+
+def plain_traceback(exc: BaseException) -> str:
+    """The traceback as text, without the local variables a rich renderer would add (they hold records)."""
+    return "".join(traceback.format_exception(exc)).rstrip()
 
 
 def _names(partitions) -> list[str]:
@@ -214,17 +221,19 @@ class StreamApp:
 
     def _deliver_with_retry(self, batch: Batch) -> bool:
         """Write and commit the batch, retrying until done, its partitions gone or the shutdown deadline."""
-        def wait(delay: float) -> bool:
+        def wait(delay: float, probe: StoreProbe | None) -> bool:
             self._pause()
-            self._wait(delay)
+            self._wait(delay, probe)
             # A revoke during the wait finished it, or every partition of it went to another member.
             return not batch.committed and bool(batch.messages)
 
         return self._retry(batch, self._backoff, None, wait) or batch.committed
 
-    def _retry(self, batch: Batch, backoff: Backoff, until: float | None, wait: Callable[[float], bool]) -> bool:
+    def _retry(self, batch: Batch, backoff: Backoff, until: float | None,
+               wait: Callable[[float, StoreProbe | None], bool]) -> bool:
         """checkpoint.attempt until it succeeds (True), or False at `until`, the shutdown deadline,
-        or when wait(delay) says the batch is no longer ours to write."""
+        or when wait(delay, probe) says the batch is no longer ours to write. While the store is
+        unreachable, the wait ends early when a probe finds it answering again."""
         backoff.reset()
         while True:
             try:
@@ -234,14 +243,25 @@ class StreamApp:
                 self.metrics.sink_failure(exc.sink, exc.reason)
                 ends = [t for t in (until, self._deadline) if t is not None]
                 left = min(ends) - time.monotonic() if ends else None
-                if left is not None and left <= 0:
-                    log.error("retry_time_out_leaves_batch_unwritten", sink=exc.sink, responses=len(batch))
+                if left is not None and left <= 0:  # out of retries: now the traceback is worth its lines
+                    log.error("retry_time_out_leaves_batch_unwritten", sink=exc.sink, reason=exc.reason,
+                              responses=len(batch), exception=plain_traceback(exc))
                     return False
                 delay = backoff.next() if left is None else min(backoff.next(), left)
+                # A healthy retry is one line: what failed and when the next try is; the traceback at debug.
                 log.warning("sink_failed", sink=exc.sink, reason=exc.reason, error=str(exc),
                             responses=len(batch), retry_in_s=round(delay, 2))
-                if not wait(delay):
+                log.debug("sink_failed_traceback", sink=exc.sink, exception=plain_traceback(exc))
+                if not wait(delay, self._probe_for(exc)):
                     return False
+
+    def _probe_for(self, exc: SinkError) -> StoreProbe | None:
+        """A probe of the store when it is the sink that could not be reached; None otherwise."""
+        store = self.checkpoint.sinks.store
+        answers = getattr(store, "reachable", None)
+        if answers is None or not isinstance(exc, SinkUnavailable) or exc.sink != store.name:
+            return None
+        return StoreProbe(answers, self.settings.consumer.sink_probe_interval_s)
 
     # -- backpressure ---------------------------------------------------------
 
@@ -262,12 +282,19 @@ class StreamApp:
             log.info("partitions_resumed", partitions=_names(assigned))
         self._paused = False
 
-    def _wait(self, seconds: float) -> None:
-        """Sleep by polling with every partition paused; serves heartbeats and rebalances."""
-        end = time.monotonic() + seconds
+    def _wait(self, seconds: float, probe: StoreProbe | None = None) -> None:
+        """Sleep by polling with every partition paused; serves heartbeats and rebalances. With a
+        probe, the sleep ends as soon as the probe finds the store answering."""
+        start = time.monotonic()
+        end = start + seconds
         while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            if probe is not None and probe.answers():
+                log.info("store_answers_again", waited_s=round(time.monotonic() - start, 2),
+                         backoff_left_s=round(left, 2))
+                return
             self._pause()  # a rebalance may have brought new partitions, unpaused
-            stray = self._usable(self.consumer.consume(self.batch_size, min(left, 0.5)))
+            step = min(left, 0.5) if probe is None else min(left, 0.5, max(probe.due_in(), 0.05))
+            stray = self._usable(self.consumer.consume(self.batch_size, step))
             self.health.beat()
             if stray:  # fetched before the pause took effect: read them again later
                 first: dict[tuple[str, int], int] = {}
@@ -308,10 +335,12 @@ class StreamApp:
         self._assigned = self._assigned - revoked
         log.info("partitions_revoked", partitions=_names(partitions))
 
-    def _sleep(self, seconds: float) -> bool:
+    def _sleep(self, seconds: float, probe: StoreProbe | None = None) -> bool:
         """Wait inside a rebalance callback (no polling there; librdkafka's own thread heartbeats)."""
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0 and not self._past_deadline():
+            if probe is not None and probe.answers():
+                return True
             time.sleep(min(left, 0.5))
             self.health.beat()
         return True

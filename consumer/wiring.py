@@ -71,7 +71,8 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
 
     k = settings.kafka
     producer = Producer(producer_config(k.client_config(), k.produce_timeout_s, k.dead_letter_max_bytes))
-    sinks = Sinks(store=OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction)))
+    sinks = Sinks(store=OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction),
+                                       on_conflict=metrics.conflicting_duplicate))
     # Idempotent set-up of the store at start-up, on a thread of its own: an unreachable
     # server must not delay the start (the sink also installs the template on first write).
     keeper = RetentionKeeper(sinks.store.client, settings.opensearch, on_delete=metrics.retention_deletion).start()

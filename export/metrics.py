@@ -100,6 +100,9 @@ class Metrics:
         self.late_span_count = Counter("groundwatch_late_spans", "Spans that arrived after their trace was "
                                        "released.", registry=r)
         self.held_trace_count = Gauge("groundwatch_held_traces", "Traces waiting in the join buffer.", registry=r)
+        self.conflicting_duplicates = Counter("groundwatch_conflicting_duplicates", "Verdicts stored beside a "
+                                              "different response under the same request id (both flagged "
+                                              "conflicting_duplicate).", registry=r)
         self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
@@ -178,6 +181,9 @@ class Metrics:
     def retention_deletion(self, index: str) -> None:
         """One verdict index deleted for age (the index name is logged, never a label)."""
         self.retention_deletions.inc()
+
+    def conflicting_duplicate(self, documents: int) -> None:
+        self.conflicting_duplicates.inc(documents)
 
     def _recall(self, v: ResponseVerdict) -> None:
         means = self._online_recall.add(v.passage_ids, v.gold_passage_ids)

@@ -67,7 +67,7 @@ class Health:
 class MetricsServer:
     """ThreadingHTTPServer in a daemon thread; `port` is the bound port (0 picks a free one)."""
 
-    def __init__(self, registry: CollectorRegistry, health: Health, host: str = "0.0.0.0", port: int = 9108):
+    def __init__(self, registry: CollectorRegistry, health: Health, host: str = "127.0.0.1", port: int = 9108):
         handler = _handler(registry, health)
         self._server = ThreadingHTTPServer((host, port), handler)
         self._server.daemon_threads = True

@@ -37,7 +37,8 @@ class MigrationReport:
 
 def new_id(source: dict) -> str:
     meta = source.get("metadata") or {}
-    return document_id(meta.get("app"), meta.get("tenant"), source["request_id"], source["scorer_version"])
+    return document_id(meta.get("app"), meta.get("tenant"), source["request_id"], source["scorer_version"],
+                       source.get("content_hash"))
 
 
 def migrate(client, alias: str, dry_run: bool = False, page: int = 500) -> MigrationReport:

@@ -19,11 +19,42 @@ def client_options(settings: OpenSearchSettings) -> dict:
     return options
 
 
+# Threads that may use one client at once: the writer, the store probe and the retention keeper, with
+# one to spare. urllib3 keeps one connection by default and warns "Connection pool is full" each time
+# a second thread's connection is returned.
+POOL_SIZE = 4
+
+
 def connect(settings: OpenSearchSettings, max_retries: int = 0):
     """A client for settings.url with its credentials, TLS options and timeout.
 
     No client-side retries by default: the sink has its own back-off and a report should fail fast.
+    A failed request is not logged by the client (the caller reports it, once).
     """
     from opensearchpy import OpenSearch
 
-    return OpenSearch(**client_options(settings), max_retries=max_retries)
+    return OpenSearch(**client_options(settings), max_retries=max_retries, pool_maxsize=POOL_SIZE,
+                      connection_class=_quiet_connection_class())
+
+
+def _quiet_connection_class():
+    """opensearch-py's urllib3 connection, minus its WARNING with a traceback for every failed request
+    (the sink's retry already logs one line with the reason and the next wait) and its INFO line for
+    every request that succeeded. Both records stay at DEBUG, the traceback included."""
+    import logging
+
+    from opensearchpy.connection import Urllib3HttpConnection
+    from opensearchpy.connection.base import logger
+
+    class QuietConnection(Urllib3HttpConnection):
+        def log_request_success(self, method, full_url, path, body, status_code, response, duration) -> None:
+            if logger.isEnabledFor(logging.DEBUG):
+                logger.debug("%s %s [status:%s request:%.3fs]", method, full_url, status_code, duration)
+
+        def log_request_fail(self, method, full_url, path, body, duration, status_code=None, response=None,
+                             exception=None) -> None:
+            if logger.isEnabledFor(logging.DEBUG):
+                logger.debug("%s %s [status:%s request:%.3fs]", method, full_url, status_code or "N/A", duration,
+                             exc_info=exception is not None)
+
+    return QuietConnection

@@ -70,7 +70,7 @@ MAPPINGS = {
     # record that grows a field never makes a bulk item fail.
     "dynamic": False,
     "properties": {
-        "request_id": _KEYWORD, "scorer_version": _KEYWORD, "model": _KEYWORD,
+        "request_id": _KEYWORD, "scorer_version": _KEYWORD, "model": _KEYWORD, "content_hash": _KEYWORD,
         "scored_at": _DATE, "timestamp": _DATE,
         "metadata": {"type": "object", "dynamic": False, "properties": {
             "app": _KEYWORD, "model": _KEYWORD, "retriever": _KEYWORD, "tenant": _KEYWORD}},

@@ -14,12 +14,15 @@ index_refused, counted) and stores the rest, instead of retrying the batch forev
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime
 from typing import Sequence
 
 from groundwatch.config.logs import get_logger
 from groundwatch.config.settings import OpenSearchSettings
 from groundwatch.export.base import PERMANENT_STATUSES, ItemFailure, SinkError, SinkUnavailable
+from groundwatch.export.duplicates import (CONFLICTING_DUPLICATE, Conflicts, DuplicateFinder, StoredCopy, request_key,
+                                           stored_copies, stored_query)
 from groundwatch.export.opensearch_client import connect
 from groundwatch.export.opensearch_mapping import StoreLayout, index_name, index_template, to_document
 from groundwatch.scorers.records import ResponseVerdict
@@ -34,8 +37,11 @@ MAX_LISTED_FAILURES = 10
 class OpenSearchSink:
     name = SINK
 
-    def __init__(self, settings: OpenSearchSettings, client=None, redactor=None):
+    def __init__(self, settings: OpenSearchSettings, client=None, redactor=None, on_conflict=None):
         self.settings = settings
+        # called with the number of new documents stored as conflicting duplicates (a metric)
+        self.on_conflict = on_conflict or (lambda n: None)
+        self.duplicates = DuplicateFinder()
         # scorers.redaction.Redactor (None: off): masks personal data in every text field before storage
         self.redactor = redactor
         self.client = client if client is not None else connect(settings)
@@ -89,7 +95,7 @@ class OpenSearchSink:
             raise
 
     def _write(self, verdicts: Sequence[ResponseVerdict], event_times: Sequence[datetime | None]) -> None:
-        entries, failures, refused_indices = [], [], {}
+        rows, failures, refused_indices = [], [], {}
         for verdict, event_time in zip(verdicts, event_times, strict=True):
             index = index_name(verdict, self.settings.index_prefix, self.settings.index_period, event_time,
                                self.layout)
@@ -98,11 +104,15 @@ class OpenSearchSink:
                 refused_indices[index] = refusal
                 failures.append(ItemFailure(verdict.doc_id, refusal.status or 400, INDEX_REFUSED, str(refusal)[:300]))
                 continue
-            entries.append((verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
-                            + json.dumps(self.document(verdict, event_time)) + "\n"))
+            rows.append((verdict, index, self.document(verdict, event_time)))
         for index, refusal in refused_indices.items():
             log.error("index_refused", index=index, status=refusal.status, reason=refusal.reason)
+        conflicts = self._conflicts(rows) if rows else None
+        entries = [(verdict.doc_id, json.dumps({"index": {"_index": index, "_id": verdict.doc_id}}) + "\n"
+                    + json.dumps(doc) + "\n") for verdict, index, doc in rows]
         failures += self._bulk(entries) if entries else []
+        if conflicts is not None:
+            self._flag_stored(conflicts, rows, failures)
         if failures:
             listed = "; ".join(f"{f.doc_id}: {f.status} {f.error_type}" for f in failures[:MAX_LISTED_FAILURES])
             more = f" (and {len(failures) - MAX_LISTED_FAILURES} more)" if len(failures) > MAX_LISTED_FAILURES else ""
@@ -120,6 +130,45 @@ class OpenSearchSink:
                 raise
             return exc
         return None
+
+    # -- conflicting duplicates (export/duplicates.py) ----------------------------
+
+    def _conflicts(self, rows: list[tuple[ResponseVerdict, str, dict]]) -> Conflicts:
+        """Find stored documents of these requests with other content; flag the new documents in place."""
+        pending = [_copy(verdict, index, doc) for verdict, index, doc in rows]
+        keys = {c.key for c in pending}
+        try:
+            answer = self._call("search for duplicates", lambda: self.client.search(
+                index=self.settings.alias, body=stored_query([key[2] for key in keys])))
+        except SinkError as exc:
+            if isinstance(exc, SinkUnavailable) or exc.status != 404:
+                raise
+            answer = {}  # no index behind the alias yet: nothing stored
+        conflicts = self.duplicates.find(stored_copies(answer, keys), pending)
+        for verdict, _, doc in rows:
+            if verdict.doc_id in conflicts.new:
+                doc["store_flags"] = [*doc.get("store_flags", []), CONFLICTING_DUPLICATE]
+        if conflicts.new:
+            log.warning("conflicting_duplicates", documents=len(conflicts.new), stored=len(conflicts.stored))
+            self.on_conflict(len(conflicts.new))
+        return conflicts
+
+    def _flag_stored(self, conflicts: Conflicts, rows: list, failures: list[ItemFailure]) -> None:
+        """Flag the stored copies too (a partial update), once the new documents are stored."""
+        failed = {f.doc_id for f in failures}
+        self.duplicates.remember([_copy(v, index, doc) for v, index, doc in rows if v.doc_id not in failed])
+        if not conflicts.stored:
+            return
+        body = "".join(json.dumps({"update": {"_index": c.index, "_id": c.doc_id}}) + "\n"
+                       + json.dumps({"doc": {"store_flags": [*c.store_flags, CONFLICTING_DUPLICATE]}}) + "\n"
+                       for c in conflicts.stored)
+        # A transient failure raises, and the batch written again finds the pair again.
+        refused = bulk_failures(self._call("flag duplicates", lambda: self.client.bulk(body=body)))
+        for f in refused:  # gone since the search (forgotten, deleted for age): nothing left to flag
+            log.warning("duplicate_flag_refused", status=f.status, error_type=f.error_type)
+        gone = {f.doc_id for f in refused}
+        self.duplicates.remember([replace(c, store_flags=(*c.store_flags, CONFLICTING_DUPLICATE))
+                                  for c in conflicts.stored if c.doc_id not in gone])
 
     def document(self, verdict: ResponseVerdict, event_time: datetime | None = None) -> dict:
         """The stored document: the verdict record in the bounded layout, redacted when redaction is on."""
@@ -156,15 +205,22 @@ class OpenSearchSink:
             raise SinkError(SINK, f"{what}: OpenSearch answered {status} {exc.error}",
                             reason=f"http_{status}", status=status) from exc
 
-    def reachable(self) -> bool:
-        """The server answers (readiness); never raises."""
+    def reachable(self, timeout_s: float | None = None) -> bool:
+        """The server answers (readiness, HEAD /), within `timeout_s` when given; never raises."""
         try:
-            return bool(self.client.ping())
+            params = {"request_timeout": timeout_s} if timeout_s is not None else {}
+            return bool(self.client.ping(params=params))
         except Exception:  # noqa: BLE001 - a probe reports, never raises
             return False
 
     def close(self) -> None:
         self.client.close()
+
+
+def _copy(verdict: ResponseVerdict, index: str, doc: dict) -> StoredCopy:
+    meta = verdict.metadata or {}
+    return StoredCopy(request_key(meta.get("app"), meta.get("tenant"), verdict.request_id), verdict.doc_id, index,
+                      verdict.content_hash, tuple(doc.get("store_flags", ())))
 
 
 def bulk_failures(answer: dict) -> list[ItemFailure]:

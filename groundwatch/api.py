@@ -141,7 +141,9 @@ class Checker:
         Every record is validated before any is scored (InvalidResponse names the record's position
         and field). A response whose scoring failed raises its ScoringError, or with
         `return_exceptions=True` stands in the list in that response's place."""
-        responses = [r if isinstance(r, Response) else self._parse(r, f"records[{i}]") for i, r in enumerate(records)]
+        # A Response built in Python is read again, so its text is checked as a record's is.
+        responses = [self._parse(r.model_dump() if isinstance(r, Response) else r, f"records[{i}]")
+                     for i, r in enumerate(records)]
         futures: deque[Future] = deque()
         submitted: list[Future] = []
         for response in responses:
@@ -229,7 +231,7 @@ class Checker:
         try:
             return parse_response(dict(record), max_bytes=limits.max_record_bytes, max_passages=limits.max_passages)
         except InvalidResponse as exc:
-            raise InvalidResponse(f"{where}: {exc}", exc.field) from None
+            raise InvalidResponse(f"{where}: {exc}", exc.field, exc.reason) from None
 
     def _passage_store(self):
         if not hasattr(self, "_store"):  # built on first use: only trace input needs it

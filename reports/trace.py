@@ -48,6 +48,20 @@ def shared_head(request_id: str, groups: dict) -> str:
 
 
 def _trace_one(request_id: str, docs: list[dict], all_versions: bool) -> str:
+    """One owner's verdicts; a request id sent with different responses shows each one's (newest first)."""
+    contents: dict[str | None, list[dict]] = {}
+    for d in docs:
+        contents.setdefault(d.get("content_hash"), []).append(d)
+    if len(contents) == 1:
+        return _trace_versions(request_id, docs, all_versions)
+    head = (f"request {request_id} was sent with {len(contents)} different responses "
+            "(each stored, flagged conflicting_duplicate); each one's verdict follows, newest first")
+    parts = [f"-- response {i} of {len(contents)} (content {content or 'unknown'}) --\n"
+             + _trace_versions(request_id, group, all_versions) for i, (content, group) in enumerate(contents.items(), 1)]
+    return "\n\n".join([head, *parts])
+
+
+def _trace_versions(request_id: str, docs: list[dict], all_versions: bool) -> str:
     if all_versions:
         head = f"{len(docs)} scorer version{'s' if len(docs) != 1 else ''} of request {request_id}, newest first:"
         return head + "\n" + "\n".join(_version_line(d) for d in docs) + "\n\n" + "\n\n".join(render(d) for d in docs)

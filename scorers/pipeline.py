@@ -34,6 +34,7 @@ from groundwatch.scorers.guards.arithmetic import derived_values, operand_form
 from groundwatch.scorers.english.lemmas import warmup as lemma_warmup
 from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from groundwatch.scorers.english.language import not_english
+from groundwatch.scorers.identity import content_hash
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
@@ -312,7 +313,8 @@ class Scorer:
             metadata=response.metadata.model_dump(exclude_none=True) if response.metadata else {},
             response=None, claims=claims,  # the summary comes from finalise, once every verdict is final
             gold_passage_ids=response.gold_passage_ids, passage_ids=[p.id for p in response.passages],
-            passages=[p.model_dump(exclude_none=True) for p in response.passages] if self.config.store_passages else [])
+            passages=[p.model_dump(exclude_none=True) for p in response.passages] if self.config.store_passages else [],
+            content_hash=content_hash(response))
         return result
 
     # -- entry point ----------------------------------------------------------

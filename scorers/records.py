@@ -156,19 +156,22 @@ class ResponseVerdict:
     stale_evidence: list[StaleEvidence] = field(default_factory=list)
     # Question<->answer relevance (scorers/verdicts/relevance.py): similarity, threshold, off_topic; None without a question
     relevance: dict | None = None
+    # What was judged (scorers/identity.py content_hash): two different responses under one request id differ
+    content_hash: str | None = None
 
     @property
     def doc_id(self) -> str:
-        # Deterministic per (app, tenant, request, version): a replay overwrites its own document only.
+        # Deterministic per (app, tenant, request, version, content): a replay overwrites its own document only.
         meta = self.metadata or {}
-        return document_id(meta.get("app"), meta.get("tenant"), self.request_id, self.scorer_version)
+        return document_id(meta.get("app"), meta.get("tenant"), self.request_id, self.scorer_version,
+                           self.content_hash)
 
     def to_dict(self) -> dict:
         return asdict(self, dict_factory=_plain)
 
 
 # Optional fields left out of a record while unset, so a record without them is what it was before they existed.
-OMITTED_WHEN_NONE = frozenset({"judge"})
+OMITTED_WHEN_NONE = frozenset({"judge", "content_hash"})
 
 
 def _plain(items):

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from groundwatch.scorers.errors import InvalidResponse
+from groundwatch.scorers.text_check import check_record_text
 
 SCHEMA = "groundwatch.response.v1"
 
@@ -182,6 +183,7 @@ def parse_response(record: dict | str | bytes, *, max_bytes: int = 1_000_000, ma
                               "too_many_passages")
     if content is not None:
         _check_content(record, content)
+    check_record_text(record)  # every field, before validation: one reason whichever field it is
     try:
         response = Response.model_validate(record)
     except ValidationError as exc:

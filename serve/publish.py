@@ -109,7 +109,8 @@ def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
 
     k = settings.kafka
     # The same redaction as the consumer's store: inline traffic must not keep what the job masks.
-    sinks: list = [OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction))]
+    sinks: list = [OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction),
+                                  on_conflict=metrics.conflicting_duplicate)]
     producer = None
     if settings.alerts.enabled:
         a = settings.alerts

@@ -24,6 +24,7 @@ from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.records import PolicyDecision, ResponseVerdict
 from groundwatch.scorers.schema import LIMIT_REASONS, RecordLimits, Response, parse_response
 from groundwatch.scorers.verdicts.severity import severity
+from groundwatch.scorers.text_check import check_text
 from groundwatch.serve.collector import Collector, Overloaded
 
 log = get_logger(__name__)
@@ -230,4 +231,8 @@ def readable_request_id(record) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     value = str(value)
+    try:
+        check_text(value, "request_id", is_id=True)  # an id that is not text cannot go back in a JSON body
+    except InvalidResponse:
+        return None
     return value if 0 < len(value) <= 512 else None

@@ -47,6 +47,23 @@ _SUFFIXES = frozenset({"k", "m", "b", "bn", "mn", "x"})
 LEMMA_TABLE = Path(__file__).resolve().parents[1] / "models" / "spacy-lookups-en" / "en_lemma_lookup.json.gz"
 
 
+def import_spacy_without_torch() -> None:
+    """Import spaCy with its ML layer (thinc) told that torch is absent.
+
+    thinc imports torch whenever it is installed (a development or training install): about 140 MB
+    of resident memory in a process that only needs the blank tokenizer. For processes of our own
+    (`groundwatch consume`): a library user's spaCy models may need thinc's torch support, so the
+    Python API does not call this. A no-op when spaCy, thinc or torch is already imported.
+    """
+    if any(name in sys.modules for name in ("spacy", "thinc", "torch")):
+        return
+    sys.modules["torch"] = None  # `import torch` raises ImportError while spaCy is imported
+    try:
+        import spacy  # noqa: F401
+    finally:
+        del sys.modules["torch"]  # a later `import torch` (the torch backend) works as ever
+
+
 @lru_cache(maxsize=1)
 def _pipeline():
     import spacy

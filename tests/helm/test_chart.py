@@ -97,6 +97,9 @@ def test_probes_and_metrics_share_one_port(render) -> None:
     assert container["ports"] == [{"name": "metrics", "containerPort": 9108, "protocol": "TCP"}]
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "metrics"}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}
+    # The endpoint binds 127.0.0.1 by default; in the pod it must listen on the pod's address.
+    config = _one(render("default"), "ConfigMap", "groundwatch")["data"]
+    assert config["GROUNDWATCH_METRICS__HOST"] == "0.0.0.0" and config["GROUNDWATCH_METRICS__PORT"] == "9108"
 
 
 def test_termination_grace_covers_the_shutdown_deadline(helm: str, render) -> None:

@@ -24,7 +24,9 @@ from groundwatch.consumer.dead_letters import TOPIC_CONFIG as DEAD_LETTER_TOPIC
 from groundwatch.consumer.wiring import Job, build_job
 from groundwatch.export.metrics import Metrics
 from groundwatch.export.metrics_server import Health
+from groundwatch.scorers.identity import content_hash, document_id
 from groundwatch.scorers.pipeline import Scorer
+from groundwatch.scorers.schema import parse_response
 
 SESSION_TIMEOUT_MS = 6000  # Tansu makes a group join wait about half of this
 
@@ -141,6 +143,13 @@ def committed(bootstrap: str, names: Names, partitions: int = 1) -> dict[int, in
 
 def opensearch(url: str) -> OpenSearch:
     return OpenSearch(hosts=[url], timeout=5, max_retries=0)
+
+
+def expected_id(record: dict, version: str) -> str:
+    """The document id of a record's verdict: per app, tenant, request, scorer version and content."""
+    meta = record.get("metadata") or {}
+    return document_id(meta.get("app"), meta.get("tenant"), record["request_id"], version,
+                       content_hash(parse_response(record)))
 
 
 def scorer_version_of(settings: Settings) -> str:

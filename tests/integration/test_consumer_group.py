@@ -128,7 +128,8 @@ def _request_id_of(doc: dict) -> str:
 def _id_of(doc: dict) -> str:
     """The id a verdict document must have: per app and tenant (groundwatch.scorers.identity)."""
     metadata = doc.get("metadata") or {}
-    return document_id(metadata.get("app"), metadata.get("tenant"), doc["request_id"], doc["scorer_version"])
+    return document_id(metadata.get("app"), metadata.get("tenant"), doc["request_id"], doc["scorer_version"],
+                       doc.get("content_hash"))
 
 
 def test_revoke_finishes_and_commits_the_batch_in_flight_when_the_sink_comes_back_in_time(

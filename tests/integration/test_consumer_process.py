@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from groundwatch.scorers.identity import document_id
 
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
-    settings_env, settings_for, wait_until,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, expected_id, produce_responses,
+    scorer_version_of, settings_env, settings_for, wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -102,7 +101,7 @@ def test_killed_consumer_resumes_from_the_committed_offset_without_loss(
     ids = [d["_id"] for d in documents(opensearch_url, names.alias)]
     assert len(ids) == len(set(ids)) == N, "a replayed batch overwrote its documents"
     version = scorer_version_of(settings)  # builds a scorer: once, not per response
-    assert set(ids) == {document_id("shop-assistant", "acme", r["request_id"], version) for r in sent}
+    assert set(ids) == {expected_id(r, version) for r in sent}
 
 
 def test_sigterm_finishes_the_batch_commits_and_exits_zero(kafka_bootstrap, opensearch_url, tiny_onnx, tmp_path):

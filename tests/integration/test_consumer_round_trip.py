@@ -8,10 +8,9 @@ import pytest
 
 from groundwatch.export.opensearch_sink import OpenSearchSink
 from groundwatch.reports.verdict_store import find_by_request_id
-from groundwatch.scorers.identity import document_id
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, opensearch, produce_responses,
-    read_topic, settings_for, wait_until,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, expected_id, opensearch,
+    produce_responses, read_topic, settings_for, wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -34,8 +33,7 @@ def test_every_response_is_indexed_once_with_its_evidence_and_offsets_committed(
         assert running.stop() == 0
 
     docs = documents(opensearch_url, names.alias)
-    assert sorted(d["_id"] for d in docs) == sorted(document_id("shop-assistant", "acme", rid, running.scorer.version)
-                                                    for rid in sent)
+    assert sorted(d["_id"] for d in docs) == sorted(expected_id(r, running.scorer.version) for r in sent.values())
     for doc in docs:
         passage_ids = [p["id"] for p in sent[doc["request_id"]]["passages"]]
         assert doc["passage_ids"] == passage_ids

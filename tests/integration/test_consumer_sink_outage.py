@@ -10,11 +10,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from groundwatch.scorers.identity import document_id
 
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, produce_responses, scorer_version_of,
-    settings_for, wait_until,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, expected_id, produce_responses,
+    scorer_version_of, settings_for, wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -53,7 +52,7 @@ def test_sink_outage_pauses_retries_and_never_commits_past_what_was_written(
     ids = [d["_id"] for d in docs]
     assert len(ids) == len(set(ids)) == 10
     version = scorer_version_of(settings)  # builds a scorer: once, not per response
-    assert sorted(ids) == sorted(document_id("shop-assistant", "acme", r["request_id"], version) for r in after)
+    assert sorted(ids) == sorted(expected_id(r, version) for r in after)
     assert count_under(opensearch_url, names.alias) == 10
     # Every offset went through exactly one committed batch, in order: nothing skipped, nothing twice.
     assert running.committed_offsets() == list(range(20))

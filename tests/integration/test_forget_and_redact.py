@@ -36,7 +36,8 @@ def _ids(client, alias: str) -> list[str]:
     client.indices.refresh(index=f"{alias}-*")
     hits = client.search(index=alias, body={"size": 100, "query": {"match_all": {}}})["hits"]["hits"]
     assert all(h["_id"] == document_id(h["_source"]["metadata"].get("app"), h["_source"]["metadata"].get("tenant"),
-                                       h["_source"]["request_id"], h["_source"]["scorer_version"]) for h in hits)
+                                       h["_source"]["request_id"], h["_source"]["scorer_version"],
+                                       h["_source"].get("content_hash")) for h in hits)
     return sorted(f"{h['_source']['request_id']}:{h['_source']['scorer_version']}" for h in hits)
 
 

@@ -22,9 +22,9 @@ import time
 import pytest
 from confluent_kafka import Producer
 
-from groundwatch.scorers.identity import document_id
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, create_topics, documents, read_topic, response, settings_for, wait_until,
+    Names, RunningConsumer, committed, create_topics, documents, expected_id, read_topic, response, settings_for,
+    wait_until,
 )
 
 pytestmark = pytest.mark.integration
@@ -122,8 +122,7 @@ def test_crafted_records_never_stall_normal_ones(kafka_bootstrap, opensearch_url
     by_id = {d["_id"]: d for d in docs}
 
     def doc_for(record: dict):
-        meta = record.get("metadata") or {}
-        return by_id.get(document_id(meta.get("app"), meta.get("tenant"), record["request_id"], version))
+        return by_id.get(expected_id(record, version))
 
     batch_of = {m.offset(): b.number for b in running.batches for m in b.messages}
     after_poll_s = []

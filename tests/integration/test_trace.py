@@ -8,7 +8,7 @@ import pytest
 from opensearchpy import OpenSearch
 
 from groundwatch.cli import main
-from groundwatch.scorers.identity import document_id
+from groundwatch.scorers.identity import content_hash, document_id
 from infra.server import free_port
 from tests.integration.verdict_factory import response_verdict, verdict_dict
 
@@ -108,7 +108,8 @@ def test_versioned_scorers_coexist_a_replay_overwrites_and_trace_shows_every_ver
     client.indices.refresh(index=f"{name}-*")
     hits = client.search(index=name, body={"size": 10, "query": {"match_all": {}}})["hits"]["hits"]
     assert versions[0] == versions[2] != versions[1]
-    assert sorted(h["_id"] for h in hits) == sorted(document_id(None, None, "Req-v", v) for v in versions[:2])
+    assert sorted(h["_id"] for h in hits) == sorted(document_id(None, None, "Req-v", v, content_hash(response))
+                                                        for v in versions[:2])
 
     assert main(["trace", "Req-v", "--all-versions", "--opensearch-url", opensearch_url, "--alias", name]) == 0
     out = capsys.readouterr().out.partition("2 scorer versions of request Req-v, newest first:")[2]

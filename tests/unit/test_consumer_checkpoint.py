@@ -188,6 +188,9 @@ class _Client:
 
         self.indices = Indices()
 
+    def search(self, **kw):  # the sink's look-up of stored duplicates: none stored
+        return {"hits": {"hits": []}}
+
     def bulk(self, body):
         from opensearchpy.exceptions import TransportError
 

@@ -9,7 +9,7 @@ from groundwatch.scorers.errors import ScoringError
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.records import Verdict
 from groundwatch.scorers.schema import parse_response
-from groundwatch.scorers.identity import document_id
+from groundwatch.scorers.identity import content_hash, document_id
 
 RESPONSE = {
     "request_id": "r-1",
@@ -46,7 +46,7 @@ def test_every_claim_gets_a_verdict_with_evidence(scorer):
                 assert 0 <= start < end
     quote = v.claims[1]
     assert quote.verdict is not Verdict.SUPPORTED and "failed_quote" in quote.flags
-    assert v.doc_id == document_id("helpdesk", "acme", "r-1", v.scorer_version)
+    assert v.doc_id == document_id("helpdesk", "acme", "r-1", v.scorer_version, content_hash(parse_response(RESPONSE)))
     record = v.to_dict()
     json.dumps(record)
     assert record["claims"][0]["verdict"] in {"SUPPORTED", "CONTRADICTED", "NOT_ENOUGH_INFO"}

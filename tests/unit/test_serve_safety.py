@@ -23,6 +23,7 @@ from tests.unit.test_serve import RECORD, FakeScorer, _client
 def test_defaults_are_loopback_and_no_publishing():
     settings = ServeSettings()
     assert settings.host == "127.0.0.1" and settings.publish is False and publish_problem(settings) is None
+    assert Settings().metrics.host == "127.0.0.1", "the consumer's metrics endpoint is loopback too"
 
 
 def test_publish_without_a_token_is_refused_when_serve_starts(monkeypatch, capsys):

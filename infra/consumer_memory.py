@@ -1,0 +1,117 @@
+"""Where the consumer's resident memory goes: a measurement, not a test.
+
+Builds the scorer as `groundwatch consume` does (default settings, the shipped model, the
+embedder) and prints the process's RSS after each step: the imports, the scorer (models,
+tokenizers, English tables), the warm-up, then scoring --responses fresh copies of
+examples/responses.jsonl in batches of kafka.batch_size, with the scorer's caches' sizes at the
+end. Run it under different environments (MALLOC_ARENA_MAX, ORT settings) to compare.
+
+    python -m infra.consumer_memory [--responses 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import json
+import os
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def anon_mb() -> float:
+    """Anonymous (heap, arenas) resident memory; the rest is mapped files (libraries, model weights)."""
+    for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+        if line.startswith("Anonymous:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def step(name: str, started: float) -> None:
+    print(json.dumps({"step": name, "rss_mb": round(rss_mb(), 1), "anon_mb": round(anon_mb(), 1),
+                      "s": round(time.monotonic() - started, 1), "cpu_s": round(time.process_time(), 1)}), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--responses", type=int, default=2000)
+    parser.add_argument("--no-ort-arena", action="store_true",
+                        help="ONNX Runtime sessions without the CPU memory arena (an experiment)")
+    parser.add_argument("--with-torch", action="store_true",
+                        help="let spaCy import torch where it is installed (consume does not)")
+    args = parser.parse_args(argv)
+    if not args.with_torch:
+        from groundwatch.scorers.english.lemmas import import_spacy_without_torch
+
+        import_spacy_without_torch()
+    if args.no_ort_arena:
+        _without_ort_arena()
+    started = time.monotonic()
+    step("python", started)
+    from groundwatch.commands.common import build_scorer
+    from groundwatch.config.settings import Settings
+    from groundwatch.tools.stream_bench import traffic
+    from groundwatch.consumer.wiring import build_job  # noqa: F401 - what consume imports
+    from groundwatch.scorers.byte_cache import CACHES, MB, total_budget, total_bytes
+    from groundwatch.scorers.schema import parse_response
+
+    step("imports", started)
+    settings = Settings()
+    scorer = build_scorer(settings)
+    step("scorer_built", started)
+    scorer.backend.warmup()
+    step("warmed_up", started)
+    values = traffic(ROOT / "examples" / "responses.jsonl", args.responses, "mem")
+    batch = settings.kafka.batch_size
+    for start in range(0, len(values), batch):
+        scorer.score([parse_response(v) for v in values[start:start + batch]])
+        step(f"scored_{min(start + batch, len(values))}", started)
+    print(json.dumps({"env": {k: os.environ[k] for k in ("MALLOC_ARENA_MAX",) if k in os.environ},
+                      "pair_cache_entries": len(scorer.pairs._cache),
+                      "byte_caches_estimated_mb": round(total_bytes() / MB, 1),
+                      "byte_caches_budget_mb": round(total_budget() / MB, 1)}), flush=True)
+    # What each holds for real: the RSS given back when it is emptied (freed memory returned by malloc_trim).
+    trim()
+    step("trimmed", started)
+    scorer.pairs._cache.clear()
+    trim()
+    step("pair_cache_cleared", started)
+    for cache in sorted(CACHES, key=lambda c: -c.nbytes):
+        if len(cache):
+            estimated = cache.nbytes
+            cache.clear()
+            trim()
+            step(f"cleared {cache.name or 'cache'} ({estimated / MB:.1f} MB estimated)", started)
+    scorer.close()
+    return 0
+
+
+def _without_ort_arena() -> None:
+    from groundwatch.scorers.evidence import embedder
+    from groundwatch.scorers.nli import onnx_backend, threads
+
+    def options(threads_: int | None = None):
+        opts, budget = threads.deterministic_session_options(threads_)
+        opts.enable_cpu_mem_arena = False
+        return opts, budget
+
+    embedder.deterministic_session_options = onnx_backend.deterministic_session_options = options
+
+
+def trim() -> None:
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
