@@ -448,47 +448,65 @@ def read(text: str) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     i = 0
     while i < len(tokens):
-        worded = _worded(tokens, i)
-        if worded is not None:
-            value, unit, decimals, j = worded
-            start, stop = tokens[i].start, tokens[j - 1].end
-            out.append(Quantity(value, unit, "", text[start:stop], start, stop, decimals))
-            i = j
-            continue
-        parsed = _number(tokens, i)
-        if parsed is None:
-            i += 1
-            continue
-        value, decimals, j, scale, ratio = parsed
-        if _and_a_half(tokens, j):  # "two and a half hours"
-            value, decimals, j = value + 0.5, max(decimals, 1), j + 3
-        currency = ""
-        k = i - 1
-        if k >= 0 and tokens[k].text.lower() in _CURRENCY:
-            currency = _CURRENCY[tokens[k].text.lower()]
-        first = k + (0 if currency else 1)  # a currency sign before the number starts the quantity
-        if _PENCE.match(tokens[i].text):  # "50p": the number is the currency
-            currency, first = "gbp", i
-        unit, rate, end = ("", "", j) if ratio else _unit_and_rate(tokens, j, bool(currency))
-        if unit in PINT_UNITS and not rate and _and_a_half(tokens, end):  # "a year and a half (a day)"
-            value, decimals = value + 0.5, max(decimals, 1)
-            _, rate, end = _unit_and_rate(tokens, end + 3, True)
-        if unit in _CURRENCY:  # "20 euros"
-            currency, unit = _CURRENCY[unit], ""
-        if unit == "x":
-            ratio, unit = True, ""
-        if tokens[i].text.lower() == "one" and not unit and not currency:
-            i = j
-            continue  # "one of the", "one-time": not a quantity
-        hedged = any(t.lemma in HEDGES for t in tokens[max(0, first - 2):first])
-        start = tokens[first].start
-        stop = tokens[end - 1].end if end > i else tokens[i].end
-        if text[start:stop].endswith(".") and _GLUED.match(tokens[end - 1].text):
-            stop -= 1  # "$230M." at the end of a sentence
-        out.append(Quantity(value, currency or unit if not (currency and unit == "%") else "%", rate,
-                            text[start:stop], start, stop, decimals, scale, hedged, ratio))
-        i = max(end, i + 1)
+        found, i = _worded_at(tokens, text, i) or _numeric_at(tokens, text, i) or (None, i + 1)
+        if found is not None:
+            out.append(found)
     return tuple(_durations(_ranges(_compounds(out, text), text), text))
+
+
+def _worded_at(tokens: tuple[Token, ...], text: str, i: int) -> tuple[Quantity, int] | None:
+    """(quantity, next index) of a time of day, a change by a fraction or a share written at token i."""
+    worded = _worded(tokens, i)
+    if worded is None:
+        return None
+    value, unit, decimals, j = worded
+    start, stop = tokens[i].start, tokens[j - 1].end
+    return Quantity(value, unit, "", text[start:stop], start, stop, decimals), j
+
+
+def _numeric_at(tokens: tuple[Token, ...], text: str, i: int) -> tuple[Quantity | None, int] | None:
+    """(quantity, next index) of a number at token i with its currency, unit and rate; (None, next index) for
+    a number that is not a quantity ("one of the"); None when no number starts at i."""
+    parsed = _number(tokens, i)
+    if parsed is None:
+        return None
+    value, decimals, j, scale, ratio = parsed
+    if _and_a_half(tokens, j):  # "two and a half hours"
+        value, decimals, j = value + 0.5, max(decimals, 1), j + 3
+    currency, first = _currency_before(tokens, i)
+    unit, rate, end = ("", "", j) if ratio else _unit_and_rate(tokens, j, bool(currency))
+    if unit in PINT_UNITS and not rate and _and_a_half(tokens, end):  # "a year and a half (a day)"
+        value, decimals = value + 0.5, max(decimals, 1)
+        _, rate, end = _unit_and_rate(tokens, end + 3, True)
+    if unit in _CURRENCY:  # "20 euros"
+        currency, unit = _CURRENCY[unit], ""
+    if unit == "x":
+        ratio, unit = True, ""
+    if tokens[i].text.lower() == "one" and not unit and not currency:
+        return None, j  # "one of the", "one-time": not a quantity
+    hedged = any(t.lemma in HEDGES for t in tokens[max(0, first - 2):first])
+    start, stop = _span(tokens, text, first, i, end)
+    return Quantity(value, currency or unit if not (currency and unit == "%") else "%", rate,
+                    text[start:stop], start, stop, decimals, scale, hedged, ratio), max(end, i + 1)
+
+
+def _currency_before(tokens: tuple[Token, ...], i: int) -> tuple[str, int]:
+    """(currency, index where the quantity starts) for the number at token i: a currency sign before the
+    number starts the quantity; "50p" is its own currency."""
+    if _PENCE.match(tokens[i].text):
+        return "gbp", i
+    if i >= 1 and tokens[i - 1].text.lower() in _CURRENCY:
+        return _CURRENCY[tokens[i - 1].text.lower()], i - 1
+    return "", i
+
+
+def _span(tokens: tuple[Token, ...], text: str, first: int, i: int, end: int) -> tuple[int, int]:
+    """Character offsets of a quantity from token first (currency or number) to token end - 1."""
+    start = tokens[first].start
+    stop = tokens[end - 1].end if end > i else tokens[i].end
+    if text[start:stop].endswith(".") and _GLUED.match(tokens[end - 1].text):
+        stop -= 1  # "$230M." at the end of a sentence
+    return start, stop
 
 
 def _and_a_half(tokens: tuple[Token, ...], j: int) -> bool:

@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from groundwatch.cli import main
 from groundwatch.config.settings import ServeSettings, Settings, publish_problem
 from groundwatch.scorers.health import ScheduledCheck
-from groundwatch.serve import app as serve_app
+from groundwatch.serve import bodies as serve_bodies
 from tests.unit.test_serve import RECORD, FakeScorer, _client
 
 
@@ -154,13 +154,13 @@ def _on_loop() -> bool:
 
 def test_json_work_runs_off_the_event_loop(monkeypatch):
     seen: list[tuple[str, bool]] = []
-    render = serve_app._render
+    render = serve_bodies.render
 
     def recording_render(content, status):
         seen.append(("render", _on_loop()))
         return render(content, status)
 
-    monkeypatch.setattr(serve_app, "_render", recording_render)
+    monkeypatch.setattr(serve_bodies, "render", recording_render)
     client, service, _ = _client()
     parse = service.parse
 
