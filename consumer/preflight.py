@@ -10,7 +10,7 @@ from __future__ import annotations
 from groundwatch.config.logs import get_logger
 from groundwatch.config.unreachable import reason
 from groundwatch.config.settings import KafkaSettings, OpenSearchSettings
-from groundwatch.consumer.kafka_log import KafkaLog
+from groundwatch.export.kafka_log import KafkaLog
 
 log = get_logger(__name__)
 

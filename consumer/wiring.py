@@ -10,7 +10,7 @@ from groundwatch.config.settings import Settings
 from groundwatch.consumer.app import StreamApp
 from groundwatch.consumer.checkpoint import Sinks
 from groundwatch.consumer.dead_letters import DeadLetterWriter
-from groundwatch.consumer.kafka_log import KafkaLog
+from groundwatch.export.kafka_log import KafkaLog
 from groundwatch.export.alerts import AlertSink, Webhook
 from groundwatch.export.delivery import producer_config
 from groundwatch.export.metrics import Metrics
@@ -85,8 +85,8 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
         sinks.others.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
-    app = StreamApp(settings, Consumer(consumer_config(settings, kafka_log)), scorer, dead_letters, sinks, metrics, health,
-                    on_batch_done=on_batch_done)
+    consumer = Consumer(consumer_config(settings, kafka_log))
+    app = StreamApp(settings, consumer, scorer, dead_letters, sinks, metrics, health, on_batch_done=on_batch_done)
     return Job(app, producer, sinks.ordered(), keeper, health_checks(settings, scorer, sinks.store, health))
 
 

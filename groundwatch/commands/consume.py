@@ -19,7 +19,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from groundwatch.consumer import preflight
-    from groundwatch.consumer.kafka_log import KafkaLog
+    from groundwatch.export.kafka_log import KafkaLog
     from groundwatch.consumer.shutdown import exit_after
     from groundwatch.consumer.wiring import build_job
     from groundwatch.export.metric_labels import LabelPolicy

@@ -36,16 +36,22 @@ class KafkaLog:
         self.repeat_s = repeat_s
         self._clock = clock
         self._warned_at: float | None = None
+        self._last_seen_at: float | None = None  # the latest "no broker answers", warned or not
 
     def unreachable(self, error_text: str) -> None:
         """Warn once (again after repeat_s); the retries in between go to debug."""
         now = self._clock()
+        self._last_seen_at = now
         quiet = self._warned_at is not None and now - self._warned_at < self.repeat_s
         if not quiet:
             self._warned_at = now
         (log.debug if quiet else log.warning)(
             "kafka_not_reachable_yet", bootstrap_servers=self.bootstrap_servers,
             reason=short_reason(error_text), retrying=True)
+
+    def down(self, within_s: float = 10.0) -> bool:
+        """Whether the cluster was reported unreachable lately (librdkafka retries about once a second)."""
+        return self._last_seen_at is not None and self._clock() - self._last_seen_at < within_s
 
     def error(self, error) -> None:
         """error_cb: a down cluster is one warning; any other client error is one line each."""
