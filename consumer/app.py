@@ -72,6 +72,7 @@ class StreamApp:
         self.consumer = consumer
         self.scorer = scorer
         self.checkpoint = Checkpoint(consumer, dead_letters, sinks, metrics)
+        self.producer = dead_letters.producer  # dead letters' and alerts' client
         self.metrics = metrics
         self.health = health
         self.on_batch_done = on_batch_done or (lambda batch: None)
@@ -126,6 +127,7 @@ class StreamApp:
                 messages = self._usable(self.consumer.consume(self.batch_size, self.settings.kafka.poll_timeout_s))
                 self.health.beat()
                 self._report_lag()
+                self.producer.poll(0)  # its error and log callbacks run only when polled: none piles up
                 if messages or (self.join is not None and self.join.due()):
                     clean = self._process(messages) and clean
                     idle_since = time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from groundwatch.config.logs import get_logger
 from groundwatch.config.unreachable import reason
 from groundwatch.config.settings import KafkaSettings, OpenSearchSettings
+from groundwatch.export.kafka_log import KafkaLog
 
 log = get_logger(__name__)
 
@@ -28,8 +29,9 @@ class PreflightError(RuntimeError):
         self.reason = reason
 
 
-def check_kafka(settings: KafkaSettings, timeout_s: float = 15.0) -> None:
-    """One metadata round trip with the job's own client settings."""
+def check_kafka(settings: KafkaSettings, timeout_s: float = 15.0, kafka_log: KafkaLog | None = None) -> None:
+    """One metadata round trip with the job's own client settings; a cluster that is down is one warning
+    through kafka_log (the job's clients then keep its retries quiet)."""
     from confluent_kafka import KafkaException
     from confluent_kafka.admin import AdminClient
 
@@ -47,8 +49,10 @@ def check_kafka(settings: KafkaSettings, timeout_s: float = 15.0) -> None:
             who = f" as {settings.sasl_username!r} ({settings.sasl_mechanism})" if settings.sasl_username else ""
             raise PreflightError("kafka", f"{what}{who} at {settings.bootstrap_servers} "
                                           f"[{settings.security_protocol}]: {error.str()}")
-    log.warning("kafka_not_reachable_yet", bootstrap_servers=settings.bootstrap_servers,
-                error=errors[-1].str() if errors else "timeout")
+    texts = [e.str() for e in errors if hasattr(e, "str")]
+    refused = [t for t in texts if "refused" in t.lower() or "resolve" in t.lower()]  # the cause, not "all down"
+    (kafka_log or KafkaLog(settings.bootstrap_servers)).unreachable(
+        (refused or texts or [f"no answer within {timeout_s:g} s"])[-1])
 
 
 def check_opensearch(settings: OpenSearchSettings, client=None) -> None:
@@ -68,11 +72,11 @@ def check_opensearch(settings: OpenSearchSettings, client=None) -> None:
     except SSLError as exc:
         raise PreflightError("opensearch", f"TLS handshake failed at {settings.url}: {_first_line(exc)}") from None
     except OpenSearchConnectionError as exc:
-        log.warning("opensearch_not_reachable_yet", url=settings.url, error=reason(exc))
+        log.warning("opensearch_not_reachable_yet", url=settings.url, reason=reason(exc), retrying=True)
 
 
-def check(kafka: KafkaSettings, opensearch: OpenSearchSettings) -> None:
-    check_kafka(kafka)
+def check(kafka: KafkaSettings, opensearch: OpenSearchSettings, kafka_log: KafkaLog | None = None) -> None:
+    check_kafka(kafka, kafka_log=kafka_log)
     check_opensearch(opensearch)
 
 

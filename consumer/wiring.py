@@ -10,6 +10,7 @@ from groundwatch.config.settings import Settings
 from groundwatch.consumer.app import StreamApp
 from groundwatch.consumer.checkpoint import Sinks
 from groundwatch.consumer.dead_letters import DeadLetterWriter
+from groundwatch.export.kafka_log import KafkaLog
 from groundwatch.export.alerts import AlertSink, Webhook
 from groundwatch.export.delivery import producer_config
 from groundwatch.export.metrics import Metrics
@@ -22,10 +23,11 @@ from groundwatch.scorers.redaction import Redactor
 log = get_logger(__name__)
 
 
-def consumer_config(settings: Settings) -> dict:
+def consumer_config(settings: Settings, kafka_log: KafkaLog) -> dict:
     k = settings.kafka
     return {
         **k.client_config(),
+        **kafka_log.client_hooks(),  # a down cluster is one warning, not a stderr line per reconnect
         "group.id": k.group_id,
         "client.id": f"groundwatch-{socket.gethostname()}",
         "enable.auto.commit": False,
@@ -33,12 +35,7 @@ def consumer_config(settings: Settings) -> dict:
         "auto.offset.reset": k.auto_offset_reset,
         "session.timeout.ms": k.session_timeout_ms,
         "max.poll.interval.ms": k.max_poll_interval_ms,
-        "error_cb": _kafka_error,
     }
-
-
-def _kafka_error(error) -> None:
-    log.warning("kafka_client_error", code=error.name(), error=error.str())
 
 
 @dataclass
@@ -66,11 +63,15 @@ class Job:
         self.producer.flush(5.0 if left is None else min(5.0, left))
 
 
-def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_batch_done=None) -> Job:
+def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_batch_done=None,
+              kafka_log: KafkaLog | None = None) -> Job:
+    """kafka_log: the one the start-up check used, so a cluster it found down is not announced twice."""
     from confluent_kafka import Consumer, Producer
 
     k = settings.kafka
-    producer = Producer(producer_config(k.client_config(), k.produce_timeout_s, k.dead_letter_max_bytes))
+    kafka_log = kafka_log or KafkaLog(k.bootstrap_servers)
+    producer = Producer(producer_config({**k.client_config(), **kafka_log.client_hooks()}, k.produce_timeout_s,
+                                        k.dead_letter_max_bytes))
     sinks = Sinks(store=OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction),
                                        on_conflict=metrics.conflicting_duplicate))
     # Idempotent set-up of the store at start-up, on a thread of its own: an unreachable
@@ -84,8 +85,8 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
         sinks.others.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
-    app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
-                    on_batch_done=on_batch_done)
+    consumer = Consumer(consumer_config(settings, kafka_log))
+    app = StreamApp(settings, consumer, scorer, dead_letters, sinks, metrics, health, on_batch_done=on_batch_done)
     return Job(app, producer, sinks.ordered(), keeper, health_checks(settings, scorer, sinks.store, health))
 
 
@@ -95,7 +96,8 @@ def health_checks(settings: Settings, scorer, store, health: Health) -> list[Sch
     c = settings.consumer
     health.loop_stall_s = c.loop_stall_s
     scoring = ScheduledCheck("scorer", scorer.health, c.health_interval_s, c.health_timeout_s).start()
-    storing = ScheduledCheck(store.name, store.reachable, c.health_interval_s, c.health_timeout_s).start()
+    storing = ScheduledCheck(store.name, store.reachable, c.health_interval_s, c.health_timeout_s,
+                             first_failure_said=True).start()  # the start-up check named a down store
     health.liveness.append(scoring)
     health.readiness.append(storing)
     return [scoring, storing]

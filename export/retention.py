@@ -226,7 +226,11 @@ class RetentionKeeper:
                 sweep(self.client, self.settings, self.clock(), self.on_delete)
             return self.settings.retention_check_interval_s
         except Exception as exc:  # noqa: BLE001 - upkeep must never stop the job
-            log.warning("store_upkeep_failed", error=type(exc).__name__, detail=str(exc)[:200])
+            from opensearchpy.exceptions import ConnectionError as Unreachable
+
+            # An unreachable store was said once, at start-up and by readiness; the retries stay at debug.
+            (log.debug if isinstance(exc, Unreachable) else log.warning)(
+                "store_upkeep_failed", error=type(exc).__name__, detail=str(exc)[:200])
             return self.retry_s
 
     def start(self) -> "RetentionKeeper":

@@ -21,8 +21,11 @@ log = get_logger(__name__)
 
 class ScheduledCheck:
     def __init__(self, name: str, check: Callable[[], bool], interval_s: float, timeout_s: float,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, first_failure_said: bool = False):
+        """first_failure_said: a start-up check already reported a failure, so the first failed answer
+        is logged at info, not warned about again."""
         self.name = name
+        self._first_failure_said = first_failure_said
         self._check = check
         self.interval_s = interval_s
         self.timeout_s = timeout_s
@@ -49,7 +52,8 @@ class ScheduledCheck:
             log.warning("health_check_raised", check=self.name, error_class=type(exc).__name__)
             ok = False
         if ok != self._ok:
-            (log.info if ok else log.warning)("health_check_changed", check=self.name, ok=ok)
+            quiet = ok or (self._ok is None and self._first_failure_said)
+            (log.info if quiet else log.warning)("health_check_changed", check=self.name, ok=ok)
         self._ok, self._running_since = ok, None
         return ok
 

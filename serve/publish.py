@@ -13,7 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from groundwatch.config.logs import get_logger
 from groundwatch.config.settings import Settings
@@ -29,12 +29,16 @@ MAX_BULK = 500
 
 class Publisher:
     def __init__(self, sinks: Sequence, metrics: Metrics, max_queue: int = 10_000, retry_s: float = 0.5,
-                 producer=None):
+                 producer=None, server_down: dict[str, Callable[[], bool]] | None = None):
+        """server_down: per sink name, whether its server's outage was already logged (then a failed
+        write to it is no second warning)."""
         self.sinks = list(sinks)
+        self.server_down = server_down or {}
         self.metrics = metrics
         self.retry_s = retry_s
         self.producer = producer
         self.published = 0
+        self._failing: set[str] = set()  # sinks whose outage was already warned about
         self._queue: queue.Queue[ResponseVerdict | None] = queue.Queue(maxsize=max_queue)
         self._thread = threading.Thread(target=self._run, name="serve-publisher", daemon=True)
         self._thread.start()
@@ -59,7 +63,12 @@ class Publisher:
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=1.0)
+            except queue.Empty:
+                if self.producer is not None:
+                    self.producer.poll(0)  # runs the Kafka client's error and log callbacks while idle
+                continue
             if first is None:
                 return
             batch = [first]
@@ -83,19 +92,28 @@ class Publisher:
         for attempt in range(1, ATTEMPTS + 1):
             try:
                 sink.write(batch)
+                if sink.name in self._failing:
+                    self._failing.discard(sink.name)
+                    log.info("publish_recovered", sink=sink.name)
                 return
             except SinkError as exc:
                 self.metrics.sink_failure(sink.name, exc.reason)
-                log.warning("publish_failed", sink=sink.name, reason=exc.reason, attempt=attempt,
-                            verdicts=len(batch))
+                self._failed(sink.name, exc.reason, attempt, len(batch))
             except Exception as exc:  # noqa: BLE001 - a sink bug must not end publishing
                 self.metrics.sink_failure(sink.name, "error")
-                log.warning("publish_failed", sink=sink.name, reason=type(exc).__name__, attempt=attempt,
-                            verdicts=len(batch))
+                self._failed(sink.name, type(exc).__name__, attempt, len(batch))
             if attempt < ATTEMPTS:
                 time.sleep(self.retry_s * 2 ** (attempt - 1))
         self.metrics.sink_failure(sink.name, "dropped")
-        log.error("publish_dropped", sink=sink.name, verdicts=len(batch))
+        log.debug("publish_dropped", sink=sink.name, verdicts=len(batch))
+
+    def _failed(self, sink: str, reason: str, attempt: int, verdicts: int) -> None:
+        """One warning per outage of a sink; its retries and drops go to debug and the failure counters."""
+        first = sink not in self._failing and not self.server_down.get(sink, lambda: False)()
+        self._failing.add(sink)
+        (log.warning if first else log.debug)(
+            "publish_failed", sink=sink, reason=reason, attempt=attempt, verdicts=verdicts,
+            then=f"{ATTEMPTS} tries per batch, then it is dropped (sink_failures_total reason=dropped)")
 
 
 def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
@@ -104,6 +122,7 @@ def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
 
     from groundwatch.export.alerts import AlertSink, Webhook
     from groundwatch.export.delivery import producer_config
+    from groundwatch.export.kafka_log import KafkaLog
     from groundwatch.export.opensearch_sink import OpenSearchSink
     from groundwatch.scorers.redaction import Redactor
 
@@ -111,12 +130,15 @@ def build_publisher(settings: Settings, metrics: Metrics) -> Publisher:
     # The same redaction as the consumer's store: inline traffic must not keep what the job masks.
     sinks: list = [OpenSearchSink(settings.opensearch, redactor=Redactor.from_settings(settings.redaction),
                                   on_conflict=metrics.conflicting_duplicate)]
-    producer = None
+    producer, server_down = None, {}
     if settings.alerts.enabled:
         a = settings.alerts
-        producer = Producer(producer_config(k.client_config(), k.produce_timeout_s))
+        # A down cluster is one warning, not librdkafka's stderr line per reconnect.
+        kafka_log = KafkaLog(k.bootstrap_servers)
+        server_down["alerts"] = kafka_log.down
+        producer = Producer(producer_config({**k.client_config(), **kafka_log.client_hooks()}, k.produce_timeout_s))
         webhook = (Webhook(a.webhook_url, a.webhook_token.get_secret_value() if a.webhook_token else None)
                    if a.webhook_url else None)
         sinks.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
-    return Publisher(sinks, metrics, settings.serve.publish_queue, producer=producer)
+    return Publisher(sinks, metrics, settings.serve.publish_queue, producer=producer, server_down=server_down)

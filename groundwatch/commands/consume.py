@@ -19,6 +19,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from groundwatch.consumer import preflight
+    from groundwatch.export.kafka_log import KafkaLog
     from groundwatch.consumer.shutdown import exit_after
     from groundwatch.consumer.wiring import build_job
     from groundwatch.export.metric_labels import LabelPolicy
@@ -31,8 +32,9 @@ def run(args) -> int:
     start_logging(args, settings.log_format, settings.log_level)  # --quiet / --verbose win
     log = get_logger("groundwatch.consume")
     log.info("settings", **settings.masked())
+    kafka_log = KafkaLog(settings.kafka.bootstrap_servers)  # one warning while Kafka is down, from here on
     try:
-        preflight.check(settings.kafka, settings.opensearch)  # wrong password or certificate: stop now
+        preflight.check(settings.kafka, settings.opensearch, kafka_log)  # wrong password or certificate: stop now
     except preflight.PreflightError as exc:
         log.error("preflight_failed", service=exc.service, reason=exc.reason)
         return fail(str(exc))
@@ -54,7 +56,7 @@ def run(args) -> int:
         log.info("model_loaded", model=scorer.model, provider=scorer.backend.provider,
                  precision=scorer.backend.precision)
 
-        job = build_job(settings, scorer, metrics, health)
+        job = build_job(settings, scorer, metrics, health, kafka_log=kafka_log)
 
         def on_signal(signum, _frame) -> None:
             if job.app.shutdown_left() is not None:  # a second signal: the first one's deadline stands

@@ -367,3 +367,41 @@ def test_a_response_over_a_scorer_cap_is_413_with_the_on_error_action():
     assert r.status_code == 413 and (body["error"], body["reason"]) == ("too_large", "too_many_chunks")
     assert body["action"]["rule"] == "on_error" and body["answer"] == ANSWER
     service.close()
+
+
+def test_a_publish_sink_outage_is_one_warning_however_many_batches_fail():
+    from types import SimpleNamespace
+
+    from structlog.testing import capture_logs
+
+    from groundwatch.export.base import SinkUnavailable
+    from groundwatch.serve.publish import ATTEMPTS, Publisher
+
+    class Sink:
+        name = "memory"
+
+        def __init__(self, failures):
+            self.failures, self.tries, self.written = failures, 0, []
+
+        def write(self, verdicts):
+            self.tries += 1
+            if self.failures:
+                self.failures -= 1
+                raise SinkUnavailable("memory", "down")
+            self.written.extend(v.request_id for v in verdicts)
+
+        def close(self):
+            pass
+
+    sink = Sink(failures=2 * ATTEMPTS)  # two batches dropped, the third written
+    with capture_logs() as logs:
+        publisher = Publisher([sink], Metrics(), retry_s=0.01)
+        for n in range(3):
+            publisher.publish([SimpleNamespace(request_id=f"r-{n}")])
+            deadline = time.monotonic() + 10
+            while sink.tries < min(ATTEMPTS * (n + 1), 2 * ATTEMPTS + 1) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        publisher.close()
+    assert sink.written == ["r-2"]
+    said = [(e["event"], e["log_level"]) for e in logs if e["log_level"] in ("warning", "error", "info")]
+    assert said == [("publish_failed", "warning"), ("publish_recovered", "info")], said

@@ -1,13 +1,20 @@
 """Every command that talks to a server, pointed at a closed loopback port: one line on stderr, no
 traceback, and the exit code docs/operations.md gives (2; `score` with an unreachable judge keeps its
 verdicts, says so in one warning and exits 0). The services (consume, serve) wait for their servers
-instead and are not here."""
+instead: one warning line for each server down, then quiet retries until SIGTERM, which exits 0."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
+import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
@@ -117,3 +124,85 @@ def test_an_unreachable_judge_is_one_warning_and_the_verdicts_stand(closed, quie
     code = main(["score", "-i", str(responses), "-o", str(tmp_path / "v.jsonl"), "--no-progress"])
     line = _one_line(capsys, code, 0, "judge_unavailable", "judge endpoint unreachable (connection refused)")
     assert closed in line
+
+
+def _service_stderr(argv: list[str], env: dict[str, str], lines_wanted: int, settle_s: float = 6.0,
+                    deadline_s: float = 120.0, then=lambda: None) -> tuple[list[str], int]:
+    """Start a service, wait for its first `lines_wanted` stderr lines, call `then`, leave it retrying for
+    settle_s (librdkafka reconnects about once a second), then SIGTERM it: its stderr lines and exit code."""
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen([sys.executable, "-m", "groundwatch.cli", *argv], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            start = time.monotonic()
+            while time.monotonic() - start < deadline_s and process.poll() is None:
+                err.seek(0)
+                if len(err.read().splitlines()) >= lines_wanted:
+                    break
+                time.sleep(0.5)
+            then()
+            time.sleep(settle_s)
+            assert process.poll() is None, "the service stopped instead of waiting for its servers"
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        err.seek(0)
+        return err.read().decode(errors="replace").splitlines(), code
+
+
+def _service_env(**settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GROUNDWATCH_")}
+    env.update({"GROUNDWATCH_LOG_LEVEL": "warning", "GROUNDWATCH_LOG_FORMAT": "json",
+                "GROUNDWATCH_SCORER__BACKEND": "fake", "GROUNDWATCH_SCORER__USE_EMBEDDINGS": "false",
+                "GROUNDWATCH_METRICS__PORT": "0", **settings})
+    return env
+
+
+def test_consume_says_once_per_unreachable_server_that_it_keeps_retrying(closed):
+    """At warning level a consumer whose Kafka and OpenSearch are both down writes one line for each,
+    no librdkafka `FAIL` line per reconnect, keeps running, and stops with 0 on SIGTERM."""
+    env = _service_env(GROUNDWATCH_KAFKA__BOOTSTRAP_SERVERS=closed, GROUNDWATCH_OPENSEARCH__URL=f"http://{closed}")
+    lines, code = _service_stderr(["consume"], env, lines_wanted=2)
+    assert code == 0 and len(lines) == 2, lines
+    events = {json.loads(line)["event"]: json.loads(line) for line in lines}
+    assert set(events) == {"kafka_not_reachable_yet", "opensearch_not_reachable_yet"}, lines
+    assert events["kafka_not_reachable_yet"]["bootstrap_servers"] == closed
+    assert events["opensearch_not_reachable_yet"]["url"] == f"http://{closed}"
+    assert all(e["reason"] == "connection refused" and e["retrying"] is True for e in events.values()), lines
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_says_once_per_unreachable_server_and_keeps_answering(closed):
+    """serve --publish with the judge, OpenSearch and Kafka all down: every check is still answered, each
+    server is one warning line however many requests come, and SIGTERM exits 0."""
+    port, token = _free_port(), "t0k-unreachable"
+    env = _service_env(GROUNDWATCH_KAFKA__BOOTSTRAP_SERVERS=closed, GROUNDWATCH_OPENSEARCH__URL=f"http://{closed}",
+                       GROUNDWATCH_SERVE__AUTH_TOKEN=token, GROUNDWATCH_JUDGE__ENABLED="true",
+                       GROUNDWATCH_JUDGE__BASE_URL=f"http://{closed}", GROUNDWATCH_JUDGE__MODEL="judge",
+                       GROUNDWATCH_JUDGE__LOWER="0", GROUNDWATCH_JUDGE__UPPER="1",  # every claim judged
+                       GROUNDWATCH_KAFKA__PRODUCE_TIMEOUT_S="2")  # an alert's delivery gives up within the wait
+    record = EXAMPLES.read_text(encoding="utf-8").splitlines()[0].encode()
+    answered: list[int] = []
+
+    def ask_three_times() -> None:
+        for _ in range(3):
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/check", data=record, headers={
+                "Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(request, timeout=60) as reply:
+                answered.append(reply.status)
+
+    lines, code = _service_stderr(["serve", "--publish", "--port", str(port)], env, lines_wanted=1,
+                                  then=ask_three_times)
+    assert answered == [200, 200, 200] and code == 0, (answered, code, lines)
+    events = {json.loads(line)["event"]: json.loads(line) for line in lines}
+    assert len(lines) == 3 and set(events) == {"kafka_not_reachable_yet", "judge_unavailable", "publish_failed"}, lines
+    assert events["kafka_not_reachable_yet"]["bootstrap_servers"] == closed
+    assert closed in events["judge_unavailable"]["url"] and "connection refused" in events["judge_unavailable"]["error"]
+    assert events["publish_failed"]["sink"] == "opensearch", lines
