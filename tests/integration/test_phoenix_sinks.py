@@ -165,3 +165,20 @@ def test_verdicts_pending_during_an_outage_land_when_phoenix_returns(phoenix, sc
         sink.close()
     annotations = _annotations(phoenix, _judged_ids(verdicts))
     assert sorted(a["span_id"] for a in annotations) == sorted(_judged_ids(verdicts))
+
+
+def test_a_span_phoenix_does_not_hold_is_skipped_and_the_rest_annotated(phoenix, scorer):
+    spans = _traced_app(3, "missing")
+    known = [s for s in spans if format(s.context.trace_id, "032x") != format(spans[0].context.trace_id, "032x")]
+    _send_to_phoenix(phoenix, known)  # the first trace never reaches this Phoenix
+    _wait_for_app_spans(phoenix, known)
+    verdicts = _verdicts(scorer, spans)
+    sink = PhoenixAnnotationSink(PhoenixSettings(enabled=True, url=phoenix.url))
+    try:
+        sink.write(verdicts)
+    finally:
+        sink.close()
+    assert (sink.sent, sink.missing_spans) == (2, 1)
+    held = {format(s.context.span_id, "016x") for s in known}
+    annotated = sorted(a["span_id"] for a in _annotations(phoenix, _judged_ids(verdicts)))
+    assert annotated == sorted(i for i in _judged_ids(verdicts) if i in held)
