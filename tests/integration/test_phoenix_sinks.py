@@ -1,10 +1,12 @@
 """Verdicts back into the traces, against a real Arize Phoenix: the app's spans reach Phoenix over
 OTLP/HTTP, groundwatch scores the same spans, then annotates each judged span (exactly one
 annotation, the right label, none added by a replay) and sends a verdict span parented to it;
-verdicts written while Phoenix is down are refused (the consumer keeps them pending) and land
-once it is back. One Phoenix serves the module."""
+verdicts pending in the consumer while Phoenix is down land once it is back. One Phoenix serves
+the module."""
 
 from __future__ import annotations
+
+import time
 
 import httpx
 import pytest
@@ -15,12 +17,14 @@ from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.verdict_sinks import EVALUATION_NAME, OtlpVerdictSettings, PhoenixSettings
 from groundwatch.consumer.otlp.assemble import assemble
 from groundwatch.consumer.otlp.decode import decode_request
-from groundwatch.export.base import SinkUnavailable
 from groundwatch.export.otlp_sink import OtlpVerdictSink, span_id_for
 from groundwatch.export.phoenix_sink import PhoenixAnnotationSink
 from groundwatch.export.trace_verdict import judged_span, response_label
+from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 from groundwatch.scorers.pipeline import Scorer
-from tests.integration.consumer_support import wait_until
+from tests.integration.consumer_support import (
+    Names, RunningConsumer, committed, count_under, create_topics, produce, settings_for, wait_until,
+)
 from tests.integration.phoenix_server import Phoenix, free_port
 from tests.otlp_apps import App, Doc, genai_app, openinference_app, otlp_proto
 
@@ -149,22 +153,37 @@ def test_verdict_spans_are_children_of_the_judged_spans(phoenix, scorer):
         assert event["attributes"]["gen_ai.evaluation.score.label"] == response_label(verdict)
 
 
-def test_verdicts_pending_during_an_outage_land_when_phoenix_returns(phoenix, scorer):
+def test_verdicts_pending_during_an_outage_land_when_phoenix_returns(phoenix, scorer, kafka_bootstrap,
+                                                                    opensearch_url):
+    """Through the real consumer: while Phoenix is down the verdicts are stored but the offsets stay
+    put; once it is back every judged span gets its annotation and the offsets move."""
     spans = _traced_app(4, "outage")
     _send_to_phoenix(phoenix, spans)
     _wait_for_app_spans(phoenix, spans)
-    verdicts = _verdicts(scorer, spans)
-    sink = PhoenixAnnotationSink(PhoenixSettings(enabled=True, url=phoenix.url, timeout_s=2.0))
+    judged = _judged_ids(_verdicts(scorer, spans))
+    names = Names.fresh("phoenix-outage")
+    create_topics(kafka_bootstrap, names, partitions=1)
+    traces: dict[int, list] = {}
+    for span in spans:
+        traces.setdefault(span.context.trace_id, []).append(span)
+    produce(kafka_bootstrap, names.topic, [otlp_proto(t) for t in traces.values()])
+    base = settings_for(kafka_bootstrap, opensearch_url, names, DEFAULT_MODEL_DIR, scorer={"backend": "fake"})
+    settings = base.model_copy(update={
+        "kafka": base.kafka.model_copy(update={"input_format": "otlp_proto"}),
+        "traces": base.traces.model_copy(update={"release_wait_s": 1.0}),
+        "phoenix": PhoenixSettings(enabled=True, url=phoenix.url, timeout_s=2.0)})
     phoenix.stop()
+    running = RunningConsumer.start(settings)
     try:
-        with pytest.raises(SinkUnavailable):  # the consumer keeps the batch uncommitted and retries
-            sink.write(verdicts)
+        wait_until(lambda: count_under(opensearch_url, names.alias) == len(judged), 60, "the verdicts stored")
+        time.sleep(3.0)  # several retries against the stopped Phoenix
+        assert committed(kafka_bootstrap, names) == {0: 0}  # pending: nothing committed
         phoenix.start()  # same working directory: the app's spans are still there
-        sink.write(verdicts)
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: len(traces)}, 60, "offsets committed")
     finally:
-        sink.close()
-    annotations = _annotations(phoenix, _judged_ids(verdicts))
-    assert sorted(a["span_id"] for a in annotations) == sorted(_judged_ids(verdicts))
+        assert running.stop() == 0
+    annotations = _annotations(phoenix, judged)
+    assert sorted(a["span_id"] for a in annotations) == sorted(judged)  # one each, none lost
 
 
 def test_a_span_phoenix_does_not_hold_is_skipped_and_the_rest_annotated(phoenix, scorer):

@@ -90,3 +90,23 @@ def test_the_sinks_are_built_only_when_enabled():
     finally:
         for sink in built:
             sink.close()
+
+
+def test_an_unreachable_otlp_endpoint_leaves_the_batch_pending(verdicts):
+    import socket
+
+    from groundwatch.config.verdict_sinks import OtlpVerdictSettings
+    from groundwatch.export.base import SinkUnavailable
+    from groundwatch.export.otlp_sink import OtlpVerdictSink
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    sink = OtlpVerdictSink(OtlpVerdictSettings(enabled=True, endpoint=f"http://127.0.0.1:{port}/v1/traces",
+                                               timeout_s=1.0))
+    try:
+        with pytest.raises(SinkUnavailable):
+            sink.write(verdicts)
+    finally:
+        sink.close()
+    assert sink.sent == 0
