@@ -18,6 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from groundwatch.config.extras import MissingExtra, require
     from groundwatch.consumer import preflight
     from groundwatch.consumer.shutdown import exit_after
     from groundwatch.consumer.wiring import build_job
@@ -30,6 +31,11 @@ def run(args) -> int:
     start_logging(args, settings.log_format, settings.log_level)  # --quiet / --verbose win
     log = get_logger("groundwatch.consume")
     log.info("settings", **settings.masked())
+    try:
+        if settings.otlp_verdicts.enabled:  # before the model loads: say what to install, no traceback
+            require("otlp", "otlp_verdicts.enabled")
+    except MissingExtra as exc:
+        return fail(str(exc))
     try:
         preflight.check(settings.kafka, settings.opensearch)  # wrong password or certificate: stop now
     except preflight.PreflightError as exc:

@@ -110,3 +110,13 @@ def test_an_unreachable_otlp_endpoint_leaves_the_batch_pending(verdicts):
     finally:
         sink.close()
     assert sink.sent == 0
+
+
+def test_a_missing_otlp_extra_is_named_in_one_line(monkeypatch):
+    from groundwatch.config import extras
+
+    # a dotted name whose parent package is absent counts as missing (find_spec would raise)
+    monkeypatch.setitem(extras.EXTRAS, "otlp", ("opentelemetry.sdk", "no_such_package.http"))
+    assert extras.missing("otlp") == ["no_such_package.http"]
+    with pytest.raises(extras.MissingExtra, match=r"pip install 'groundwatch\[otlp\]'"):
+        trace_sinks(Settings(otlp_verdicts={"enabled": True}))
