@@ -83,7 +83,7 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
             webhook = Webhook(a.webhook_url, a.webhook_token.get_secret_value() if a.webhook_token else None)
         sinks.others.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
-    sinks.others.extend(trace_sinks(settings))  # verdicts into the judged traces (OTLP, Phoenix), when enabled
+    sinks.others.extend(trace_sinks(settings, metrics))  # verdicts into the judged traces (OTLP, Phoenix), when enabled
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
     app = StreamApp(settings, Consumer(consumer_config(settings)), scorer, dead_letters, sinks, metrics, health,
                     on_batch_done=on_batch_done)

@@ -13,7 +13,7 @@ skipped; their verdicts stay in the verdict store.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from groundwatch.config.logs import get_logger
 from groundwatch.config.verdict_sinks import EVALUATION_NAME, PhoenixSettings
@@ -31,7 +31,7 @@ SPAN_NOT_FOUND = 404
 class PhoenixAnnotationSink:
     name = SINK
 
-    def __init__(self, settings: PhoenixSettings, client=None):
+    def __init__(self, settings: PhoenixSettings, client=None, on_missing: Callable[[int], None] | None = None):
         import httpx
 
         self.settings = settings
@@ -40,6 +40,7 @@ class PhoenixAnnotationSink:
             base_url=settings.url.rstrip("/"), headers=headers, timeout=settings.timeout_s)
         self.sent = 0
         self.missing_spans = 0
+        self._on_missing = on_missing or (lambda n: None)  # the metric groundwatch_phoenix_spans_missing_total
 
     def write(self, verdicts: Sequence[ResponseVerdict]) -> None:
         judged = [v for v in map(trace_verdict, verdicts) if v is not None]
@@ -49,6 +50,7 @@ class PhoenixAnnotationSink:
             # One unknown span refuses the whole request: annotate the rest one by one.
             missing = sum(self._post([v]) == SPAN_NOT_FOUND for v in judged)
             self.missing_spans += missing
+            self._on_missing(missing)
             log.warning("phoenix_spans_missing", missing=missing, annotated=len(judged) - missing)
             self.sent += len(judged) - missing
             return

@@ -192,12 +192,13 @@ def test_a_span_phoenix_does_not_hold_is_skipped_and_the_rest_annotated(phoenix,
     _send_to_phoenix(phoenix, known)  # the first trace never reaches this Phoenix
     _wait_for_app_spans(phoenix, known)
     verdicts = _verdicts(scorer, spans)
-    sink = PhoenixAnnotationSink(PhoenixSettings(enabled=True, url=phoenix.url))
+    counted = []
+    sink = PhoenixAnnotationSink(PhoenixSettings(enabled=True, url=phoenix.url), on_missing=counted.append)
     try:
         sink.write(verdicts)
     finally:
         sink.close()
-    assert (sink.sent, sink.missing_spans) == (2, 1)
+    assert (sink.sent, sink.missing_spans, counted) == (2, 1, [1])
     held = {format(s.context.span_id, "016x") for s in known}
     annotated = sorted(a["span_id"] for a in _annotations(phoenix, _judged_ids(verdicts)))
     assert annotated == sorted(i for i in _judged_ids(verdicts) if i in held)
