@@ -14,13 +14,10 @@ import hashlib
 from datetime import datetime, timezone
 from typing import Sequence
 
-from groundwatch.config.logs import get_logger
 from groundwatch.config.verdict_sinks import EVALUATION_NAME, OtlpVerdictSettings
 from groundwatch.export.base import SinkUnavailable
 from groundwatch.export.trace_verdict import TraceVerdict, trace_verdict
 from groundwatch.scorers.records import ResponseVerdict
-
-log = get_logger(__name__)
 
 SINK = "otlp"
 SCOPE = "groundwatch"
