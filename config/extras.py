@@ -16,6 +16,7 @@ EXTRAS = {
     "eval": ("sklearn",),
     "bench": ("torch", "transformers", "sentence_transformers"),
     "audit": ("faiss",),
+    "otlp": ("opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http"),
 }
 
 
@@ -25,7 +26,14 @@ class MissingExtra(ImportError):
 
 def missing(extra: str) -> list[str]:
     """The libraries of `extra` that are not installed (found without importing them)."""
-    return [name for name in EXTRAS[extra] if find_spec(name) is None]
+    return [name for name in EXTRAS[extra] if not _installed(name)]
+
+
+def _installed(name: str) -> bool:
+    try:
+        return find_spec(name) is not None
+    except ModuleNotFoundError:  # a dotted name whose parent package is absent
+        return False
 
 
 def require(extra: str, what: str) -> None:

@@ -22,6 +22,7 @@ from groundwatch.config.redaction import RedactionSettings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.config.secrets import masked
 from groundwatch.config.traces import TraceSettings
+from groundwatch.config.verdict_sinks import OtlpVerdictSettings, PhoenixSettings
 
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -258,6 +259,8 @@ class Settings(BaseSettings):
     corpus: CorpusSettings = CorpusSettings()
     judge: JudgeSettings = JudgeSettings()  # an LLM judge for the uncertain band (off by default)
     traces: TraceSettings = TraceSettings()  # responses read from OpenTelemetry spans
+    otlp_verdicts: OtlpVerdictSettings = OtlpVerdictSettings()  # verdict spans into the judged trace (off)
+    phoenix: PhoenixSettings = PhoenixSettings()  # verdicts as Arize Phoenix span annotations (off)
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod

@@ -17,6 +17,7 @@ from groundwatch.export.metrics import Metrics
 from groundwatch.export.metrics_server import Health
 from groundwatch.export.opensearch_sink import OpenSearchSink
 from groundwatch.export.retention import RetentionKeeper
+from groundwatch.export.trace_sinks import trace_sinks
 from groundwatch.scorers.health import ScheduledCheck
 from groundwatch.scorers.redaction import Redactor
 
@@ -84,6 +85,7 @@ def build_job(settings: Settings, scorer, metrics: Metrics, health: Health, on_b
             webhook = Webhook(a.webhook_url, a.webhook_token.get_secret_value() if a.webhook_token else None)
         sinks.others.append(AlertSink(producer, k.alerts_topic, k.produce_timeout_s, webhook,
                                on_webhook_failure=lambda reason: metrics.sink_failure("webhook", reason)))
+    sinks.others.extend(trace_sinks(settings, metrics))  # verdicts into the judged traces (OTLP, Phoenix), when enabled
     dead_letters = DeadLetterWriter(producer, k.dead_letter_topic, k.produce_timeout_s, k.dead_letter_max_bytes)
     consumer = Consumer(consumer_config(settings, kafka_log))
     app = StreamApp(settings, consumer, scorer, dead_letters, sinks, metrics, health, on_batch_done=on_batch_done)

@@ -28,6 +28,7 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_response_flags_total",  # {flag="off_topic|stale_evidence"}
     "groundwatch_trace_joins_total",  # {outcome="released|timed_out|evicted|too_large"}: traces read from spans
     "groundwatch_late_spans_total",  # spans that arrived after their trace was released
+    "groundwatch_phoenix_spans_missing_total",  # verdicts not annotated: Phoenix does not hold the judged span
     "groundwatch_held_traces",  # gauge: traces waiting in the join buffer
     "groundwatch_conflicting_duplicates_total",  # counter: verdicts stored beside another response of their request id
 })

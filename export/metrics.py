@@ -99,6 +99,8 @@ class Metrics:
                                    "(buffer full) or too_large.", ["outcome"], registry=r)
         self.late_span_count = Counter("groundwatch_late_spans", "Spans that arrived after their trace was "
                                        "released.", registry=r)
+        self.phoenix_missing = Counter("groundwatch_phoenix_spans_missing", "Verdicts not annotated in Phoenix: "
+                                       "it does not hold the judged span.", registry=r)
         self.held_trace_count = Gauge("groundwatch_held_traces", "Traces waiting in the join buffer.", registry=r)
         self.conflicting_duplicates = Counter("groundwatch_conflicting_duplicates", "Verdicts stored beside a "
                                               "different response under the same request id (both flagged "
@@ -204,6 +206,9 @@ class Metrics:
 
     def late_spans(self, n: int) -> None:
         self.late_span_count.inc(n)
+
+    def phoenix_spans_missing(self, n: int) -> None:
+        self.phoenix_missing.inc(n)
 
     def held_traces(self, n: int) -> None:
         self.held_trace_count.set(n)

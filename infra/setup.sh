@@ -3,7 +3,7 @@
 #   infra/setup.sh          the runtime only: groundwatch[cpu], no torch (score, consume, serve, make demo)
 #   infra/setup.sh --dev    plus [dev] (test tools and every extra the tests exercise: export, train, eval,
 #                           bench, audit): enough for the unit tests (make test-quick)
-#   infra/setup.sh --test   [dev], Debian prometheus/chromium and helm: the whole suite (make test)
+#   infra/setup.sh --test   [dev], Debian prometheus/chromium, helm and Arize Phoenix (own venv): the whole suite
 # Idempotent: a stamp of pyproject.toml skips a reinstall when nothing changed.
 set -euo pipefail
 
@@ -36,5 +36,6 @@ if [ "$mode" = "--test" ]; then
     bash infra/install_system.sh
     bash infra/install_helm.sh
     bash infra/install_grafana_schema.sh
+    bash infra/install_phoenix.sh  # Arize Phoenix in its own venv, for the verdict-sink tests
 fi
 echo "setup: ready (.venv${extras:+ with test tools and every extra})"

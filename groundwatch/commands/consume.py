@@ -18,6 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from groundwatch.config.extras import MissingExtra, require
     from groundwatch.consumer import preflight
     from groundwatch.export.kafka_log import KafkaLog
     from groundwatch.consumer.shutdown import exit_after
@@ -33,6 +34,11 @@ def run(args) -> int:
     log = get_logger("groundwatch.consume")
     log.info("settings", **settings.masked())
     kafka_log = KafkaLog(settings.kafka.bootstrap_servers)  # one warning while Kafka is down, from here on
+    try:
+        if settings.otlp_verdicts.enabled:  # before the model loads: say what to install, no traceback
+            require("otlp", "otlp_verdicts.enabled")
+    except MissingExtra as exc:
+        return fail(str(exc))
     try:
         preflight.check(settings.kafka, settings.opensearch, kafka_log)  # wrong password or certificate: stop now
     except preflight.PreflightError as exc:

@@ -13,7 +13,9 @@ TLS = ["--set", "secrets.kafkaTls.name=kafka-tls", "--set", "secrets.kafkaTls.ce
        "--set", "secrets.kafkaTls.keyKey=tls.key", "--set", "secrets.opensearchTls.name=os-tls",
        "--set", "secrets.kafkaSslKeyPassword.name=kafka-key", "--set", "secrets.kafkaSslKeyPassword.key=password",
        "--set", "secrets.alertsWebhookToken.name=webhook", "--set", "secrets.alertsWebhookToken.key=token",
-       "--set", "secrets.alertsWebhookUrl.name=webhook", "--set", "secrets.alertsWebhookUrl.key=url"]
+       "--set", "secrets.alertsWebhookUrl.name=webhook", "--set", "secrets.alertsWebhookUrl.key=url",
+       "--set", "secrets.phoenixApiKey.name=phoenix", "--set", "secrets.phoenixApiKey.key=api-key",
+       "--set", "secrets.otlpVerdictsHeaders.name=otlp", "--set", "secrets.otlpVerdictsHeaders.key=headers"]
 
 
 def _kind(manifests: list[dict], kind: str) -> dict:
@@ -44,6 +46,8 @@ def test_certificate_secrets_are_mounted_and_the_settings_point_at_them(render) 
         "GROUNDWATCH_KAFKA__SSL_KEY_PASSWORD": {"name": "kafka-key", "key": "password"},
         "GROUNDWATCH_ALERTS__WEBHOOK_TOKEN": {"name": "webhook", "key": "token"},
         "GROUNDWATCH_ALERTS__WEBHOOK_URL": {"name": "webhook", "key": "url"},
+        "GROUNDWATCH_PHOENIX__API_KEY": {"name": "phoenix", "key": "api-key"},
+        "GROUNDWATCH_OTLP_VERDICTS__HEADERS": {"name": "otlp", "key": "headers"},
     }
     mounts = {m["name"]: m for m in container["volumeMounts"]}
     assert mounts["kafka-tls"] == {"name": "kafka-tls", "mountPath": "/etc/groundwatch/kafka-tls", "readOnly": True}
@@ -60,7 +64,8 @@ def test_certificate_secrets_are_mounted_and_the_settings_point_at_them(render) 
 
 
 @pytest.mark.parametrize("path", ["kafka.sasl_password", "kafka.ssl_key_password", "opensearch.password",
-                                  "alerts.webhook_url", "alerts.webhook_token", "serve.auth_token"])
+                                  "alerts.webhook_url", "alerts.webhook_token", "serve.auth_token",
+                                  "phoenix.api_key", "otlp_verdicts.headers"])
 def test_a_credential_in_values_fails_the_render(helm: str, path: str) -> None:
     result = subprocess.run([helm, "template", "gw", str(CHART), "--set", f"settings.{path}=hunter2"],
                             capture_output=True, text=True)

@@ -108,6 +108,24 @@ Lists go out as JSON, which pydantic-settings parses.
       key: {{ .key }}
 {{- end }}
 {{- end }}
+{{- with .Values.secrets.phoenixApiKey }}
+{{- if .name }}
+- name: GROUNDWATCH_PHOENIX__API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.otlpVerdictsHeaders }}
+{{- if .name }}
+- name: GROUNDWATCH_OTLP_VERDICTS__HEADERS
+  valueFrom:
+    secretKeyRef:
+      name: {{ .name }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
 {{- with .Values.secrets.kafkaTls }}
 {{- if .name }}
 {{- if .caKey }}
@@ -162,7 +180,7 @@ Lists go out as JSON, which pydantic-settings parses.
 
 {{/* Credentials never pass through values: a render that finds one in `settings` fails. */}}
 {{- define "groundwatch.noPlainSecrets" -}}
-{{- range $path := list "kafka.sasl_password" "kafka.ssl_key_password" "opensearch.password" "alerts.webhook_url" "alerts.webhook_token" "serve.auth_token" }}
+{{- range $path := list "kafka.sasl_password" "kafka.ssl_key_password" "opensearch.password" "alerts.webhook_url" "alerts.webhook_token" "serve.auth_token" "phoenix.api_key" "otlp_verdicts.headers" }}
 {{- $parts := splitList "." $path }}
 {{- $section := get $.Values.settings (first $parts) | default dict }}
 {{- if and (kindIs "map" $section) (hasKey $section (last $parts)) }}
