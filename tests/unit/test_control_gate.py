@@ -5,7 +5,7 @@ from groundwatch.training.control_gate import control_pairs, gate, verbatim_pair
 
 def test_control_pairs_are_every_control_answer_in_the_scorers_form():
     pairs = control_pairs()
-    assert len(pairs) == 293 and sum(supported for _, _, supported in pairs) == 144
+    assert len(pairs) == 341 and sum(supported for _, _, supported in pairs) == 168
     written = control_pairs(as_written=True)
     assert any("optional" in p for p, _, _ in written) and not any(" optional" in p for p, _, _ in pairs)
 
