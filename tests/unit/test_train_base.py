@@ -20,6 +20,9 @@ def test_the_manifest_names_a_fetched_base_or_the_run_it_continues(tmp_path):
     assert train.base_description(run) == "from an earlier run"
     assert train.base_description(None).startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert train.base_description(tmp_path / "absent").startswith("sentence-transformers/all-MiniLM-L6-v2")
+    # a resumed run's own manifest first; its --init folder may be gone in a later session
+    assert train.base_description(run, tmp_path / "gone") == "from an earlier run"
+    assert train.base_description(tmp_path / "no-manifest", fetched) == "sentence-transformers/all-mpnet-base-v2"
 
 
 @pytest.mark.parametrize(("cpuinfo", "expected"), [("flags : avx2 avx512f amx_bf16 amx_tile", True),
