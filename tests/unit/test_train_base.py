@@ -60,3 +60,19 @@ def test_validation_can_keep_the_first_pairs_of_each_source(monkeypatch):
     args = train.parse_args(["--val-per-source", "2"])
     _, val = train.training_mix(args)
     assert [p.hypothesis for p in val["a"]] == ["h0", "h1"] and len(val["b"]) == 1
+
+
+def test_a_saved_mpnet_tokenizer_tells_the_scorer_its_inputs(monkeypatch, tmp_path):
+    from transformers import MPNetTokenizerFast
+
+    from groundwatch.scorers.nli.tokenizer import load_tokenizer
+
+    vocab = tmp_path / "vocab.txt"
+    words = [f"word{i}" for i in range(1200)]  # the scorer refuses a tokenizer under 1,000 tokens as files missing
+    vocab.write_text("\n".join(["<s>", "<pad>", "</s>", "<unk>", "[UNK]", "<mask>", *words]))
+    MPNetTokenizerFast(vocab_file=str(vocab)).save_pretrained(tmp_path / "base")
+    monkeypatch.setattr(train, "check_tokenizer", lambda tokenizer: None)  # a real vocabulary has 30,527 tokens
+    train.training_tokenizer(tmp_path / "base").save_pretrained(tmp_path / "run")
+    saved = json.loads((tmp_path / "run" / "tokenizer_config.json").read_text())
+    assert saved["model_input_names"] == ["input_ids", "attention_mask"]
+    assert load_tokenizer(tmp_path / "run").input_names == ("input_ids", "attention_mask")
