@@ -1,10 +1,11 @@
-"""A compact PyTorch copy of the shipped model, for the PyTorch baselines of `groundwatch bench`.
+"""A compact PyTorch copy of a trained model: the shipped one, for the PyTorch baselines of `groundwatch bench`,
+and each training run's (training/runs/), which the next run starts from or resumes.
 
-The fp32 checkpoint (~90 MB) is too large for the repository, so matrices are
-stored as int8 with one fp32 scale per row (~23 MB) and dequantized to fp32 on
-load into an ordinary Hugging Face checkpoint directory. The int8 ONNX model
-is what groundwatch serves; this copy only exists so `transformers` and
-`sentence-transformers` baselines can run on the same weights.
+The fp32 checkpoint (~90 MB for MiniLM, ~440 MB for all-mpnet-base-v2) is too large for the
+repository, so matrices are stored as int8 with one fp32 scale per row (~23 MB; ~111 MB) and
+dequantized to fp32 on load into an ordinary Hugging Face checkpoint directory. The int8 ONNX model
+is what groundwatch serves. A run's progress.json and manifest travel with its copy, so
+`train --resume <copy>` continues the run (AdamW moments start again: they are not kept).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from pathlib import Path
 
 WEIGHTS = "weights.int8.safetensors"
 MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
+RUN_FILES = ("progress.json", "training_manifest.json")  # where a run stopped, with its options; what it was
 
 
-def save_compact(checkpoint: Path, output: Path) -> Path:
+def save_compact(checkpoint: Path, output: Path, run_files: bool = False) -> Path:
     import torch
     from safetensors.torch import save_file
     from transformers import AutoModelForSequenceClassification
@@ -34,7 +36,7 @@ def save_compact(checkpoint: Path, output: Path) -> Path:
             tensors[name] = t
     output.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(output / WEIGHTS))
-    for f in MODEL_FILES:
+    for f in MODEL_FILES + (RUN_FILES if run_files else ()):
         if (checkpoint / f).exists():
             shutil.copy(checkpoint / f, output / f)
     return output
@@ -77,9 +79,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m groundwatch.training.compact_checkpoint",
                                      description="Write the compact copy (int8 rows + scales) of a checkpoint.")
     parser.add_argument("checkpoint", type=Path, help="a Hugging Face checkpoint directory (a training run's output)")
-    parser.add_argument("output", type=Path, help="where the compact copy goes (about 23 MB)")
+    parser.add_argument("output", type=Path, help="where the compact copy goes (about 23 MB; 111 MB for all-mpnet-base-v2)")
     args = parser.parse_args(argv)
-    print(save_compact(args.checkpoint, args.output))
+    print(save_compact(args.checkpoint, args.output, run_files=True))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,19 @@ VERDICT_RULE_MEASURED = ("Scored at top_k 4 / pair_top 3, thresholds calibrated,
 TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval": 0.82, "pooled": 0.76}
 
 
+# The bases a model here is trained from: licence (the base's own, credited in NOTICE) and size.
+BASE_FACTS = {
+    "all-MiniLM-L6-v2": "Apache-2.0, 22.7M parameters; 6 layers, 384 hidden, 512 positions",
+    "all-mpnet-base-v2": "Apache-2.0 (sentence-transformers; credited in NOTICE), 109.5M parameters; 12 layers, "
+                         "768 hidden, 514 positions",
+}
+
+
+def base_facts(base: str) -> str:
+    """Licence and size of the base a manifest names."""
+    return next((facts for name, facts in BASE_FACTS.items() if name in base), "licence: see the base's own card")
+
+
 def commands() -> list[str]:
     """Every command behind the card's figures, in the order `--rerun` runs them."""
     return [NLI_EVAL_COMMAND, OPTIONS_COMMAND, *(dev_command(o, n) for o in DEV_OPTIONS for n in DEV_SETS),
@@ -256,7 +269,7 @@ def render(model: Path = DEFAULT_MODEL_DIR, options: Path = FIGURES / "nli-optio
         "cross-encoder that groundwatch loads when no model is configured. Runs on a laptop CPU; production "
         "deployments export their own DeBERTa-v3 checkpoint with `groundwatch export-model`.",
         "",
-        f"- **Base:** {manifest['base']}, Apache-2.0, 22.7M parameters; 6 layers, 384 hidden, 512 positions.",
+        f"- **Base:** {manifest['base']}, {base_facts(manifest['base'])}.",
         f"- **Format:** ONNX opset 17, {FORMATS.get(precision, precision)}; "
         f"{parity['model_mb']} MB. Parity with the PyTorch fp32 checkpoint on {parity['pairs']} pairs: "
         f"max |Δp| = {parity['max_abs_prob_diff']}, argmax agreement = {parity['argmax_agreement']}.",

