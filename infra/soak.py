@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         build_stream(args.records, args.duplicate_share, args.replay_share, "check", args.seed)
     except ValueError as exc:
         parser.error(str(exc))
+    # A SIGTERM unwinds like Ctrl-C, so the finally blocks stop the consumer and the servers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="gw-soak-") as workdir:
         report = soak(args, Path(workdir))
     text = json.dumps(report, indent=2)
