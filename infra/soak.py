@@ -287,14 +287,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default="onnx", choices=["onnx", "torch", "fake"],
                         help="the consumer's NLI backend (fake: delivery only, no inference)")
     parser.add_argument("--timeout-s", type=float, default=None,
-                        help="the whole run's bound (default: twice the produce time plus 10 minutes)")
+                        help="the whole run's bound (default: the produce time, plus 1 s per record for a "
+                             "consumer slower than the rate, plus 10 minutes)")
     parser.add_argument("--seed", type=int, default=0, help="where the duplicates fall")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args(argv)
     if args.records < 2 or args.rate <= 0 or not 0 <= args.duplicate_share < 1 or not 0 <= args.replay_share < 1:
         parser.error("--records must be at least 2, --rate above 0, the shares in [0, 1)")
     if args.timeout_s is None:
-        args.timeout_s = 2 * args.records / args.rate + 600
+        args.timeout_s = args.records / args.rate + args.records + 600
     try:
         build_stream(args.records, args.duplicate_share, args.replay_share, "check", args.seed)
     except ValueError as exc:
