@@ -141,9 +141,13 @@ class OpenSearchSink:
             answer = self._call("search for duplicates", lambda: self.client.search(
                 index=self.settings.alias, body=stored_query([key[2] for key in keys])))
         except SinkError as exc:
-            if isinstance(exc, SinkUnavailable) or exc.status != 404:
+            if isinstance(exc, SinkUnavailable) or exc.status not in PERMANENT_STATUSES | {404}:
                 raise
-            answer = {}  # no index behind the alias yet: nothing stored
+            if exc.status != 404:  # 404: no index behind the alias yet, nothing stored
+                # The index cannot be searched by these ids (a mapping that is not ours): the bulk write
+                # still stores what it can and refuses the rest by document, so this must not hold it up.
+                log.warning("duplicate_search_refused", status=exc.status, reason=exc.reason)
+            answer = {}
         conflicts = self.duplicates.find(stored_copies(answer, keys), pending)
         for verdict, _, doc in rows:
             if verdict.doc_id in conflicts.new:
