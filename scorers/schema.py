@@ -102,7 +102,7 @@ class RecordLimits:
                    config.max_passage_chars, config.max_claims, config.max_claim_chars)
 
 
-def _too_deep(value: Any, limit: int) -> bool:
+def too_deep(value: Any, limit: int) -> bool:
     """Do containers nest deeper than `limit`? Iterative: a deep record must not exhaust the stack."""
     stack = [(value, 1)] if isinstance(value, (dict, list)) else []
     while stack:
@@ -169,7 +169,7 @@ def parse_response(record: dict | str | bytes, *, max_bytes: int = 1_000_000, ma
             raise InvalidResponse(f"record is {len(record)} bytes, over the limit of {max_bytes}", "<record>",
                                   "too_large")
         record = _load_json(record)
-    if content is not None and _too_deep(record, content.max_depth):
+    if content is not None and too_deep(record, content.max_depth):
         raise InvalidResponse(f"record nests deeper than the limit of {content.max_depth} levels", "<record>",
                               "too_deep")
     if not isinstance(record, dict):

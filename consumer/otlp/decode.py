@@ -21,6 +21,7 @@ from groundwatch.config.traces import TraceSettings
 from groundwatch.consumer.decode import DecodeError
 from groundwatch.consumer.otlp.hex_ids import BadId, hex_ids_to_base64
 from groundwatch.consumer.otlp.spans import SpanRecord
+from groundwatch.scorers.schema import too_deep
 
 ENCODINGS = ("otlp_proto", "otlp_json")
 
@@ -67,7 +68,7 @@ def _parse_json(value: bytes, settings: TraceSettings) -> ExportTraceServiceRequ
                        "not_json") from None
     except RecursionError:
         raise _Refused("export request nests too deeply for the JSON parser", "too_deep") from None
-    if _depth_over(obj, settings.max_depth + 8):  # the envelope (resourceSpans ... attributes) adds 8 levels
+    if too_deep(obj, settings.max_depth + 8):  # the envelope (resourceSpans ... attributes) adds 8 levels
         raise _Refused(f"export request nests deeper than the limit of {settings.max_depth} levels", "too_deep")
     if not isinstance(obj, dict):
         raise _Refused(f"export request must be a JSON object, got {type(obj).__name__}", "schema")
@@ -79,17 +80,6 @@ def _parse_json(value: bytes, settings: TraceSettings) -> ExportTraceServiceRequ
     except (json_format.ParseError, RecursionError) as exc:
         raise _Refused(f"not OTLP/JSON: {str(exc).splitlines()[0][:200]}", "schema") from None
 
-
-def _depth_over(value: Any, limit: int) -> bool:
-    """Do containers nest deeper than `limit`? Iterative: a deep request must not exhaust the stack."""
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        children = node.values() if isinstance(node, dict) else node
-        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
-    return False
 
 
 def _flatten(request: ExportTraceServiceRequest, settings: TraceSettings) -> list[SpanRecord]:
