@@ -55,6 +55,7 @@ def test_the_pipeline_stamps_its_version_on_every_verdict(tiny_onnx):
         [v] = scorer.score([parse_response({"request_id": "r-1", "answer": "Orders ship in 2 days.",
                                             "passages": [{"id": "p1", "text": "Orders ship in 2 days."}]})])
         assert v.scorer_version == scorer.version == scorer_version(scorer.config, scorer.model)
-        assert v.doc_id == document_id(None, None, "r-1", scorer.version)
+        assert v.content_hash  # the document id also names what was judged (a conflicting duplicate is kept)
+        assert v.doc_id == document_id(None, None, "r-1", scorer.version, v.content_hash)
     finally:
         scorer.close()
