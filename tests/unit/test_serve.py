@@ -264,27 +264,32 @@ def test_health_readiness_and_openapi():
     service.close()
 
 
+class FlakySink:
+    """A publish sink that is down for its first `failures` writes, then keeps what it is given."""
+
+    name = "memory"
+
+    def __init__(self, failures=0):
+        self.failures, self.tries, self.written = failures, 0, []
+
+    def write(self, verdicts):
+        from groundwatch.export.base import SinkUnavailable
+
+        self.tries += 1
+        if self.failures:
+            self.failures -= 1
+            raise SinkUnavailable("memory", "down")
+        self.written.extend(v.request_id for v in verdicts)
+
+    def close(self):
+        pass
+
+
 def test_publisher_gets_scored_verdicts_and_retries_then_drops():
-    from groundwatch.export.base import SinkUnavailable
     from groundwatch.serve.publish import Publisher
 
-    class Sink:
-        name = "memory"
-
-        def __init__(self, failures=0):
-            self.failures, self.written = failures, []
-
-        def write(self, verdicts):
-            if self.failures:
-                self.failures -= 1
-                raise SinkUnavailable("memory", "down")
-            self.written.extend(v.request_id for v in verdicts)
-
-        def close(self):
-            pass
-
     metrics = Metrics()
-    good, flaky, dead = Sink(), Sink(failures=1), Sink(failures=99)
+    good, flaky, dead = FlakySink(), FlakySink(failures=1), FlakySink(failures=99)
     publisher = Publisher([good, flaky, dead], metrics, retry_s=0.01)
     scorer = FakeScorer()
     settings = ServeSettings()
@@ -374,26 +379,9 @@ def test_a_publish_sink_outage_is_one_warning_however_many_batches_fail():
 
     from structlog.testing import capture_logs
 
-    from groundwatch.export.base import SinkUnavailable
     from groundwatch.serve.publish import ATTEMPTS, Publisher
 
-    class Sink:
-        name = "memory"
-
-        def __init__(self, failures):
-            self.failures, self.tries, self.written = failures, 0, []
-
-        def write(self, verdicts):
-            self.tries += 1
-            if self.failures:
-                self.failures -= 1
-                raise SinkUnavailable("memory", "down")
-            self.written.extend(v.request_id for v in verdicts)
-
-        def close(self):
-            pass
-
-    sink = Sink(failures=2 * ATTEMPTS)  # two batches dropped, the third written
+    sink = FlakySink(failures=2 * ATTEMPTS)  # two batches dropped, the third written
     with capture_logs() as logs:
         publisher = Publisher([sink], Metrics(), retry_s=0.01)
         for n in range(3):
