@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from groundwatch.scorers.english.lexicon import NEGATION_WORDS as NEGATIONS
+from groundwatch.scorers.english.negation import NEGATION_WORDS as NEGATIONS
 from groundwatch.scorers.english.numbers import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 

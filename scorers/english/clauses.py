@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lemmas import (Analysed, Token, analyse, analysed_bytes, negative_adjective,
                                                perfect_participle)
-from groundwatch.scorers.english.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
-                                                 CLAUSE_BREAKS, NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS,
-                                                 NOT_NEGATION, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS)
+from groundwatch.scorers.english.lexicon import ANTONYMS, CLAUSE_BREAKS, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS
+from groundwatch.scorers.english.negation import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
+                                                  NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION)
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",

@@ -19,7 +19,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.english.lexicon import ANTONYMS, NEGATED_BY_PREFIX, NEGATING_PREFIXES, SYNONYMS
+from groundwatch.scorers.english.lexicon import ANTONYMS, SYNONYMS
+from groundwatch.scorers.english.negation import NEGATED_BY_PREFIX, NEGATING_PREFIXES
 from groundwatch.scorers.english.numbers import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 
@@ -75,7 +76,7 @@ def _pipeline():
 
 def negative_adjective(lemma: str) -> bool:
     """A word negated by its prefix ("uncommon", "impossible", "invalid"), from the curated list
-    (lexicon.NEGATED_BY_PREFIX). After "not" it makes a litotes: "not uncommon" is positive."""
+    (negation.NEGATED_BY_PREFIX). After "not" it makes a litotes: "not uncommon" is positive."""
     return bool(_bases(lemma))
 
 

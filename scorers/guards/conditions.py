@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from groundwatch.scorers.english.clauses import Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.english.lemmas import Token, analyse, unprefixed
-from groundwatch.scorers.english.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS, DOCUMENT_NOUNS, ENTITLEMENT,
-                                    MODAL_KEEPERS, PARTY_NOUNS, RESTRICTING_PREPOSITIONS, UNRESTRICTING,
-                                    PLAIN_NEGATORS, WEAK_MODALS)
+from groundwatch.scorers.english.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS,
+                                                 DOCUMENT_NOUNS, ENTITLEMENT, MODAL_KEEPERS, PARTY_NOUNS,
+                                                 RESTRICTING_PREPOSITIONS, UNRESTRICTING, WEAK_MODALS)
+from groundwatch.scorers.english.negation import PLAIN_NEGATORS
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 
 NAME = "dropped_condition"

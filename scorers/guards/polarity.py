@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from groundwatch.scorers.english.clauses import FRONTED_PREPOSITIONS, Clause, clauses_of
 from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.english.lemmas import analyse, matched, negative_adjective, unprefixed
-from groundwatch.scorers.english.lexicon import (ANTONYMS, CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, NUMERIC_SCOPE_WORDS,
-                                    PLAIN_NEGATORS, SCOPE_WORDS)
+from groundwatch.scorers.english.lexicon import ANTONYMS, NUMERIC_SCOPE_WORDS, SCOPE_WORDS
+from groundwatch.scorers.english.negation import CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES, PLAIN_NEGATORS
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 from groundwatch.scorers.guards.sameness import same_thing
 
