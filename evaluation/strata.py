@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, premises
-from groundwatch.scorers.english.numbers import quantities
+from groundwatch.scorers.english.quantities import quantities
 
 LONG_PASSAGE_WORDS = 800
 _NEGATION = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n't\b", re.I)

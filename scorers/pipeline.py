@@ -38,7 +38,7 @@ from groundwatch.scorers.identity import content_hash
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
-from groundwatch.scorers.english.numbers import passage_quantities
+from groundwatch.scorers.english.quantities import passage_quantities
 from groundwatch.scorers.verdicts.policy import ActionPolicy
 from groundwatch.scorers.english.polarity_form import polarity_form
 from groundwatch.scorers.evidence.recency import superseded

@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from groundwatch.scorers.english.negation import NEGATION_WORDS as NEGATIONS
-from groundwatch.scorers.english.numbers import NUMBER_WORDS
+from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 
 CUES = ("negation_hypothesis_only", "negation_premise_only", "antonym_pair", "number_changed", "number_rewritten",

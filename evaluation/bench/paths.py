@@ -158,7 +158,7 @@ def guards(spec: dict) -> dict:
     from groundwatch.scorers.answer.decorative import decorative_reason
     from groundwatch.scorers.english import clauses, lemmas, quantities
     from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim
-    from groundwatch.scorers.english.numbers import passage_quantities
+    from groundwatch.scorers.english.quantities import passage_quantities
     from groundwatch.scorers.evidence.retrieval import EvidenceIndex
     from groundwatch.scorers.schema import parse_response
 

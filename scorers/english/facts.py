@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.answer.claims import clause_spans, sentence_spans
-from groundwatch.scorers.english.numbers import MONTHS, NUMBER_WORDS, describe, quantities
+from groundwatch.scorers.english.quantities import MONTHS, describe, quantities
+from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS, tokens
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))

@@ -21,7 +21,7 @@ from pathlib import Path
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lexicon import ANTONYMS, SYNONYMS
 from groundwatch.scorers.english.negation import NEGATED_BY_PREFIX, NEGATING_PREFIXES
-from groundwatch.scorers.english.numbers import NUMBER_WORDS
+from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 
 # Function words whose table lemma is wrong or missing for our purpose ("does" -> "doe", "ca" of "can't").

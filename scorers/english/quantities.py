@@ -1,5 +1,10 @@
-"""Quantities with their units and rates, read from spaCy tokens: the one quantity normaliser.
+"""The quantity reader: numbers, dates, units and rates, times of day, durations, word numbers.
 
+Two reads of the same text, both here: `read()` takes spaCy tokens and gives each quantity its unit and
+rate; `quantities()` is the regex value reader the numbers check compares by (normalised numbers and
+dates, `passage_quantities`, `present`). Unit conversions are in scorers.english.units.
+
+From the tokens:
 "$12 per user per month" -> 12, unit "usd", rate "user/month"
 "20 weeks"               -> 20, unit "week"
 "2.5%"                   -> 2.5, unit "%"  (decimals 1: the claim's rounding)
@@ -7,43 +12,166 @@
 "8 pm", "20:00", "noon"  -> 20.0 / 20.0 / 12.0, unit "clock" (hours after midnight)
 "2:00 pm to 3:30 pm"     -> the two times, plus the duration 1.5, unit "hour" (`span`)
 "1.2 km", "2,500 grams"  -> 1.2 "km", 2500 "g"; "a week", "an hour" -> 1 "week", 1 "hour"
-Dates are blanked first (scorers.english.numbers) so that 2026-06-30 gives no 2026, 6 or 30.
+Dates are blanked first (`_dates`) so that 2026-06-30 gives no 2026, 6 or 30.
 Number words go through word2number ("twenty-five" -> 25).
 Unit conversions (weeks <-> days, per month <-> per year, GB <-> TB, km <-> metres, kg <-> grams) come from
-pint; a calendar month (28 to 31 days) and year (365 or 366) convert to days and weeks with a spread
-(`factor_range`). The arithmetic guard reads the claim and passages with it, and the numbers check accepts what
-it derives (scorers/guards/checks.py), so there is no second normaliser. English-only.
+pint through scorers.english.units. The arithmetic guard reads the claim and passages with it, and the
+numbers check accepts what it derives (scorers/guards/checks.py), so there is no second normaliser. English-only.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lemmas import Token, analyse
 from groundwatch.scorers.english.lexicon import HEDGES
-from groundwatch.scorers.english.numbers import NUMBER_WORDS, _dates
+from groundwatch.scorers.english.units import NUMBER_WORDS, PINT_UNITS, SHORT_UNITS, factor
+
+# -- numbers and dates as values (`quantities`) ------------------------------
+# Numbers and dates in text, normalised so formatting differences still match:
+# 1,000 = 1000, thirty = 30, 5% = 5 percent, 2026-01-05 = 5 January 2026 =
+# January 5, 2026. Dates normalise to ('date', y, m, d) (or ('month', y, m), and ('day', m, d) for
+# "12 March" without a year); numbers to ('num', value) with percentages as ('pct', value).
+_TENS = {k: v for k, v in NUMBER_WORDS.items() if v in (20, 30, 40, 50, 60, 70, 80, 90)}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+MONTHS = {m: i + 1 for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"])}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
+MONTHS["sept"] = 9
+
+_MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE},?\s+(\d{{4}})\b", re.I)
+_MDY = re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_MY = re.compile(rf"\b{_MONTH_RE}\s+(\d{{4}})\b", re.I)
+_DM = re.compile(rf"(?<![\w.,:])(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}(?!\w)", re.I)
+_MD = re.compile(rf"\b{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,:]?\d)", re.I)
+_NUMERIC = re.compile(r"(?<![\w.])[-+]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|percent\b|per cent\b))?"
+                      r"(\s?(?:million|billion|thousand|k)\b)?", re.I)
+_WORD_NUMBER = re.compile(
+    r"\b((?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:[- ](?:"
+    + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r"))*)(\s?(?:%|percent\b|per cent\b))?", re.I)
+
+
+def _date(y: str, m: int, d: str | None) -> tuple:
+    return ("date", int(y), m, int(d)) if d else ("month", int(y), m)
+
+
+def _dates(text: str) -> tuple[list[tuple], str]:
+    """Dates found, and the text with them blanked out (so 5 and 2026 are not numbers too)."""
+    found = []
+    chars = list(text)
+
+    def blank(m):
+        for i in range(m.start(), m.end()):
+            chars[i] = " "
+
+    for m in _ISO.finditer(text):
+        found.append(_date(m.group(1), int(m.group(2)), m.group(3)))
+        blank(m)
+    for pattern, order in ((_DMY, "dmy"), (_MDY, "mdy")):
+        for m in pattern.finditer("".join(chars)):
+            if order == "dmy":
+                found.append(_date(m.group(3), MONTHS[m.group(2).lower().rstrip(".")], m.group(1)))
+            else:
+                found.append(_date(m.group(3), MONTHS[m.group(1).lower().rstrip(".")], m.group(2)))
+            blank(m)
+    for m in _MY.finditer("".join(chars)):
+        found.append(_date(m.group(2), MONTHS[m.group(1).lower().rstrip(".")], None))
+        blank(m)
+    # Without a year: "12 March", "March 12th" ("18 may apply" is no date: the month May is capitalised).
+    for pattern, day, month in ((_DM, 1, 2), (_MD, 2, 1)):
+        for m in pattern.finditer("".join(chars)):
+            name, key = m.group(month), m.group(month).lower().rstrip(".")
+            if key == "may" and name != "May" or not 1 <= int(m.group(day)) <= 31:
+                continue
+            found.append(("day", MONTHS[key], int(m.group(day))))
+            blank(m)
+    return found, "".join(chars)
+
+
+def _word_value(phrase: str) -> float | None:
+    total, current = 0, 0
+    for word in re.split(r"[- ]", phrase.lower()):
+        if word in _SCALES:
+            current = max(current, 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        elif word in NUMBER_WORDS:
+            current += NUMBER_WORDS[word]
+        else:
+            return None
+    return float(total + current)
+
+
+def quantities(text: str) -> list[tuple]:
+    """Normalised numbers and dates mentioned in text."""
+    found, rest = _dates(text)
+    for m in _NUMERIC.finditer(rest):
+        value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+        scale = (m.group(4) or "").strip().lower()
+        value *= {"million": 1e6, "billion": 1e9, "thousand": 1e3, "k": 1e3}.get(scale, 1)
+        found.append(("pct", value) if m.group(3) else ("num", value))
+    for m in _WORD_NUMBER.finditer(rest):
+        value = _word_value(m.group(1))
+        if value is None or m.group(1).lower() in ("one",):
+            continue  # "one of the ..." is rarely a quantity
+        found.append(("pct", value) if m.group(2) else ("num", value))
+    return found
+
+
+def passage_quantities(texts: list[str]) -> set[tuple]:
+    """Every quantity in the passages, plus the parts of dates (a year alone is a number too)."""
+    out: set[tuple] = set()
+    for text in texts:
+        for q in quantities(text):
+            out.add(q)
+            if q[0] == "pct":
+                out.add(("num", q[1]))
+            if q[0] in ("date", "month"):
+                out.add(("num", float(q[1])))
+                out.add(("month", q[1], q[2]))
+                if q[0] == "date":
+                    out.add(("num", float(q[3])))
+                    out.add(("day", q[2], q[3]))
+            if q[0] == "day":
+                out.add(("num", float(q[2])))
+    return out
+
+
+def present(q: tuple, available: set[tuple]) -> bool:
+    """A quantity is among the passages' quantities (a percentage matches the bare number and back; a date
+    matches its day and month written without the year, "March 4th", where the passages state that year)."""
+    if q in available:
+        return True
+    if q[0] == "date":
+        return ("day", q[2], q[3]) in available and ("num", float(q[1])) in available
+    if q[0] == "pct":
+        return ("num", q[1]) in available
+    if q[0] == "num":
+        return ("pct", q[1]) in available
+    return False
+
+
+def describe(q: tuple) -> str:
+    if q[0] == "date":
+        return f"{q[1]:04d}-{q[2]:02d}-{q[3]:02d}"
+    if q[0] == "month":
+        return f"{q[1]:04d}-{q[2]:02d}"
+    if q[0] == "day":
+        return f"--{q[1]:02d}-{q[2]:02d}"  # ISO 8601 without the year
+    value = int(q[1]) if float(q[1]).is_integer() else q[1]
+    return f"{value}%" if q[0] == "pct" else str(value)
+
+
+# -- quantities from tokens (`read`) -----------------------------------------
 
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "usd": "usd", "eur": "eur", "gbp": "gbp", "dollar": "usd",
              "euro": "eur", "pound": "gbp"}
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}
-# Units pint can convert between (lemma -> pint unit name).
-PINT_UNITS = {"second": "second", "sec": "second", "minute": "minute", "min": "minute", "hour": "hour",
-              "hr": "hour", "day": "day", "week": "week", "month": "month", "year": "year", "kb": "kilobyte",
-              "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "kilobyte": "kilobyte",
-              "megabyte": "megabyte", "gigabyte": "gigabyte", "terabyte": "terabyte",
-              "mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "millimetre": "millimeter",
-              "millimeter": "millimeter", "centimetre": "centimeter", "centimeter": "centimeter", "metre": "meter",
-              "meter": "meter", "kilometre": "kilometer", "kilometer": "kilometer", "mile": "mile", "foot": "foot",
-              "feet": "foot", "inch": "inch", "mg": "milligram", "g": "gram", "kg": "kilogram",
-              "milligram": "milligram", "gram": "gram", "gramme": "gram", "kilogram": "kilogram", "kilo": "kilogram",
-              "tonne": "tonne", "lb": "pound", "lbs": "pound", "oz": "ounce", "ounce": "ounce",
-              "ml": "milliliter", "millilitre": "milliliter", "milliliter": "milliliter", "cl": "centiliter",
-              "centilitre": "centiliter", "centiliter": "centiliter", "litre": "liter", "liter": "liter", "l": "liter",
-              "hectare": "hectare", "ha": "hectare", "acre": "acre",
-              "sq_m": "meter**2", "sq_km": "kilometer**2", "sq_ft": "foot**2", "cu_m": "meter**3"}
 # "square metres", "cubic metres": a length unit after one of these words is an area or a volume.
 _POWERS = {("square", "m"): "sq_m", ("square", "km"): "sq_km", ("square", "foot"): "sq_ft", ("sq", "m"): "sq_m",
            ("sq", "km"): "sq_km", ("sq", "foot"): "sq_ft", ("cubic", "m"): "cu_m"}
@@ -373,7 +501,7 @@ def _power(tokens: tuple[Token, ...], j: int) -> str | None:
     """The area or volume unit of "square metres", "sq km", "cubic metres" at token j, or None."""
     if j + 1 >= len(tokens) or tokens[j].lemma not in ("square", "sq", "cubic"):
         return None
-    return _POWERS.get((tokens[j].lemma, _SHORT.get(tokens[j + 1].lemma, tokens[j + 1].lemma)))
+    return _POWERS.get((tokens[j].lemma, SHORT_UNITS.get(tokens[j + 1].lemma, tokens[j + 1].lemma)))
 
 
 def _unit_word(token: Token) -> bool:
@@ -583,99 +711,3 @@ def _ranges(found: list[Quantity], text: str) -> list[Quantity]:
             out[n] = Quantity(a.value, b.unit, b.rate, a.text, a.start, a.end, a.decimals, a.scale, a.hedged,
                               a.ratio)
     return out
-
-
-@lru_cache(maxsize=1)
-def _registry():
-    import pint
-
-    return pint.UnitRegistry()
-
-
-_SHORT = {"sec": "second", "min": "minute", "hr": "hour", "kilobyte": "kb", "megabyte": "mb", "gigabyte": "gb",
-          "terabyte": "tb", "millimetre": "mm", "millimeter": "mm", "centimetre": "cm", "centimeter": "cm",
-          "metre": "m", "meter": "m", "kilometre": "km", "kilometer": "km", "feet": "foot", "milligram": "mg",
-          "gram": "g", "gramme": "g", "kilogram": "kg", "kilo": "kg", "lbs": "lb", "ounce": "oz",
-          "millilitre": "ml", "milliliter": "ml", "centilitre": "cl", "centiliter": "cl", "litre": "l",
-          "liter": "l", "hectare": "ha"}
-# Conversions people write: neighbouring time units, byte multiples, metric length and mass and their common
-# imperial counterparts (not years in hours, not millimetres in miles).
-_NEIGHBOURS = frozenset({("second", "minute"), ("minute", "hour"), ("hour", "day"), ("day", "week"),
-                         ("week", "month"), ("month", "year"), ("week", "year"), ("day", "month"), ("day", "year"),
-                         ("kb", "mb"), ("mb", "gb"), ("gb", "tb"),
-                         ("mm", "cm"), ("cm", "m"), ("mm", "m"), ("m", "km"), ("cm", "inch"), ("m", "foot"),
-                         ("foot", "inch"), ("km", "mile"), ("mg", "g"), ("g", "kg"), ("kg", "tonne"), ("kg", "lb"),
-                         ("g", "oz"), ("lb", "oz"), ("ml", "cl"), ("ml", "l"), ("cl", "l"), ("l", "cu_m"),
-                         ("sq_m", "ha"), ("ha", "sq_km"), ("ha", "acre"), ("sq_m", "sq_ft"), ("sq_m", "sq_km")})
-
-
-# A working week is five working days (not seven days: the two are not converted into each other).
-_WORKING = {("business week", "business day"): 5.0, ("business day", "business week"): 0.2}
-
-
-@byte_cached(1 * MB)
-def factor(source: str, target: str) -> float | None:
-    """How many `target` units one `source` unit is (week -> day: 7), or None if not a conversion one writes."""
-    if source == target:
-        return 1.0
-    if (source, target) in _WORKING:
-        return _WORKING[source, target]
-    if source not in PINT_UNITS or target not in PINT_UNITS:
-        return None
-    pair = (_SHORT.get(source, source), _SHORT.get(target, target))
-    if pair[0] == pair[1]:
-        return 1.0  # "metre" and "m"
-    if pair not in _NEIGHBOURS and pair[::-1] not in _NEIGHBOURS:
-        return None
-    ureg = _registry()
-    try:
-        value = ureg.Quantity(1, PINT_UNITS[source]).to(PINT_UNITS[target]).magnitude
-    except Exception:  # noqa: BLE001 - pint raises DimensionalityError for days -> gigabytes
-        return None
-    # A calendar year is 12 months and 52 weeks for policy text, not pint's 365.25-day Julian year.
-    value = float(f"{value:.12g}")
-    return {("year", "month"): 12.0, ("month", "year"): 1 / 12}.get((source, target), value)
-
-
-# Days in a calendar unit, least and most: a month is 28 to 31 days, a year 365 or 366.
-_CALENDAR_DAYS = {"day": (1, 1), "week": (7, 7), "month": (28, 31), "year": (365, 366)}
-
-
-@byte_cached(1 * MB)
-def factor_range(source: str, target: str) -> tuple[float, float] | None:
-    """(least, most) `target` units in one `source` unit: (7, 7) for week -> day, (28, 31) for month -> day,
-    (4, 4.43) for month -> week; None if not a conversion one writes. Months and years convert exactly."""
-    f = factor(source, target)
-    if f is None:
-        return None
-    s, t = _SHORT.get(source, source), _SHORT.get(target, target)
-    if s in _CALENDAR_DAYS and t in _CALENDAR_DAYS and {s, t} & {"month", "year"} and {s, t} != {"month", "year"}:
-        return _CALENDAR_DAYS[s][0] / _CALENDAR_DAYS[t][1], _CALENDAR_DAYS[s][1] / _CALENDAR_DAYS[t][0]
-    return f, f
-
-
-def _rate_range(source: Quantity, target: Quantity) -> tuple[float, float] | None:
-    """$12 per user per month -> per user per year: x12. Units and every other rate part must agree."""
-    if source.unit != target.unit or not source.rate or not target.rate:
-        return None
-    sp, tp = source.rate.split("/"), target.rate.split("/")
-    if len(sp) != len(tp):
-        return None
-    diffs = [(s, t) for s, t in zip(sp, tp) if s != t]
-    if len(diffs) != 1:
-        return None
-    return factor_range(diffs[0][1], diffs[0][0])  # per month -> per year: a year is 12 months
-
-
-def convert(q: Quantity, target: Quantity) -> tuple[float, float] | None:
-    """(least, most) value of `q` in the unit and rate of `target`, or None when the two are not quantities of
-    one dimension (days and gigabytes, a bare count and a price, a ratio and an amount)."""
-    if q.ratio != target.ratio:
-        return None
-    if q.unit == target.unit and q.rate == target.rate:
-        return q.value, q.value
-    if q.rate == target.rate and q.unit and target.unit:
-        r = factor_range(q.unit, target.unit)
-    else:
-        r = _rate_range(q, target)
-    return None if r is None else (q.value * r[0], q.value * r[1])

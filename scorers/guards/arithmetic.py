@@ -31,9 +31,10 @@ from groundwatch.scorers.guards.evidence import EvidenceSentence, align
 from groundwatch.scorers.english.lemmas import analyse
 from groundwatch.scorers.english.lexicon import CUE_CHANGE, CUE_DIFFERENCE, CUE_RATIO, CUE_SUM
 from groundwatch.scorers.guards.mismatch import verify
-from groundwatch.scorers.english.quantities import PINT_UNITS, Quantity, convert, format_value, is_year, read
+from groundwatch.scorers.english.quantities import (Quantity, format_value, is_year, passage_quantities, present,
+                                                    quantities, read)
+from groundwatch.scorers.english.units import PINT_UNITS, convert
 from groundwatch.scorers.guards.result import CONTRADICTED, NOT_ENOUGH_INFO, GuardResult
-from groundwatch.scorers.english.numbers import passage_quantities, present, quantities
 
 NAME = "arithmetic"
 FLAG = "arithmetic_mismatch"
@@ -278,12 +279,12 @@ def _present(target: Quantity, available: list[Quantity]) -> bool:
 
 
 def _values(q: Quantity) -> list[float]:
-    """The claimed number as scorers.english.numbers may read it too ("$30M": 30000000 and 30; "8 pm": 8)."""
+    """The claimed number as the value reader (`quantities`) may read it too ("$30M": 30000000 and 30; "8 pm": 8)."""
     return sorted({q.value, round(q.value / q.scale, 9)} | {v[1] for v in quantities(q.text) if v[0] in ("num", "pct")})
 
 
 def _seen(q: Quantity, available: set[tuple]) -> bool:
-    """Every number of the quantity as scorers.english.numbers reads it is among the passages' numbers: what the numbers
+    """Every number of the quantity as the value reader (`quantities`) reads it is among the passages' numbers: what the numbers
     check sees ("$30M" is a 30 there, and "$30 million" is not)."""
     return all(present(v, available) for v in quantities(q.text))
 

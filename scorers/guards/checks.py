@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from groundwatch.scorers.english.numbers import describe, passage_quantities, present, quantities
+from groundwatch.scorers.english.quantities import describe, passage_quantities, present, quantities
 from groundwatch.scorers.records import Check
 from groundwatch.scorers.schema import Citation, Passage
 from groundwatch.scorers.english.text import content_words

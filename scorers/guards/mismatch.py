@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from groundwatch.scorers.english.lemmas import analyse, matched
-from groundwatch.scorers.english.quantities import Quantity, convert, format_value, read
+from groundwatch.scorers.english.quantities import Quantity, format_value, read
+from groundwatch.scorers.english.units import convert
 
 RECORD_KEY = "mismatch"  # a failed check's `found[RECORD_KEY]`: the verified mismatch that convicts
 

@@ -12,9 +12,8 @@ from typing import Iterable, Protocol
 
 from groundwatch.scorers.guards import arithmetic, conditions, polarity
 from groundwatch.scorers.guards.evidence import ChunkLike, EvidenceSentence, chunk_sentences, evidence_sentences
-from groundwatch.scorers.english.quantities import read
 from groundwatch.scorers.guards.result import GuardResult
-from groundwatch.scorers.english.numbers import passage_quantities, present, quantities
+from groundwatch.scorers.english.quantities import passage_quantities, present, quantities, read
 from groundwatch.scorers.records import Check
 
 
@@ -52,14 +51,14 @@ def passage_sentences(passages: Iterable) -> list[EvidenceSentence]:
 
 def arithmetic_guard(claim: str, passages: Iterable, switches: Switches = AllOn(),
                      available: set[tuple] | None = None) -> GuardResult | None:
-    """`available`: scorers.english.numbers.passage_quantities of the passages, when the caller has it; a claim
+    """`available`: scorers.english.quantities.passage_quantities of the passages, when the caller has it; a claim
     whose numbers are all there needs no arithmetic (and its passages no reading)."""
     if not switches.arithmetic:
         return None
     passages = list(passages)
     if available is None:
         available = passage_quantities([p.text for p in passages])
-    # Read both ways: "a quarter past six in the morning" is a 6 to scorers.english.numbers and 6.25 o'clock here.
+    # Read both ways: "a quarter past six in the morning" is a 6 to `quantities` and 6.25 o'clock here.
     read_claim = read(claim)
     claimed = quantities(claim) + [("pct" if q.unit == "%" else "num", q.value) for q in read_claim]
     if not claimed or (all(present(q, available) for q in claimed) and _written_as_passages(read_claim, passages)):

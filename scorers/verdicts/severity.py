@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from groundwatch.scorers.english.numbers import NUMBER_WORDS
+from groundwatch.scorers.english.units import NUMBER_WORDS
 
 _AMOUNT = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(usd|eur|gbp|dollars?|euros?|pounds?|cents?)\b", re.I)
 _DATE = re.compile(

@@ -1,7 +1,7 @@
 import pytest
 
 from groundwatch.scorers.guards.checks import cited_ids_for, citation_check, number_check, quote_check, run_checks
-from groundwatch.scorers.english.numbers import passage_quantities, quantities
+from groundwatch.scorers.english.quantities import passage_quantities, quantities
 from groundwatch.scorers.schema import Citation, Passage
 
 P = [Passage(id="p1", text="Refunds are available within thirty days of purchase. The fee is 1,000 USD."),

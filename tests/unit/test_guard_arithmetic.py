@@ -5,7 +5,8 @@ import pytest
 from groundwatch.scorers.evidence.chunking import Chunk
 from groundwatch.scorers.guards import arithmetic
 from groundwatch.scorers.guards.evidence import chunk_sentences
-from groundwatch.scorers.english.quantities import factor, read
+from groundwatch.scorers.english.quantities import read
+from groundwatch.scorers.english.units import factor
 
 REVENUE = "Acme's revenue was $200M in 2024. In 2025 revenue reached $230M."
 PRICES = ("The Team plan costs $12 per user per month billed annually, or $15 per user per month billed monthly. "
@@ -194,7 +195,7 @@ def test_the_guard_stage_reads_a_quantity_in_words_whose_digits_are_in_the_passa
 
     passage = SimpleNamespace(id="p1", text="The depot opens at 05:30 on weekdays.")
     result = arithmetic_guard("The depot opens at half past five in the morning.", [passage])
-    assert result.found.get("derived"), result.detail  # "five" is in "05:30" to scorers.english.numbers, 5.5 o'clock is not
+    assert result.found.get("derived"), result.detail  # "five" is in "05:30" to the value reader, 5.5 o'clock is not
 
 
 def test_pence_proportions_dozens_and_rates_are_read():
@@ -337,7 +338,7 @@ def test_a_share_of_a_group_is_read_as_a_percentage():
     ("50% of tickets are answered within 2 hours.", True), ("30% of orders are sent express.", False)])
 def test_the_numbers_check_finds_a_percentage_written_as_a_share(claim, found):
     from groundwatch.scorers.guards.checks import number_check
-    from groundwatch.scorers.english.numbers import passage_quantities
+    from groundwatch.scorers.english.quantities import passage_quantities
     passage = ("Half of all tickets are answered within 2 hours. A quarter of all orders are express. "
                "Three out of four customers renew each year.")
     check = number_check(claim, passage_quantities([passage]), arithmetic.derived_values(run(claim, passage)))

@@ -17,7 +17,7 @@ import math
 import re
 from typing import Mapping, Sequence
 
-from groundwatch.scorers.english.numbers import passage_quantities, quantities
+from groundwatch.scorers.english.quantities import passage_quantities, quantities
 from groundwatch.scorers.records import Check, Evidence
 from groundwatch.scorers.english.text import content_words, tokens
 
