@@ -16,6 +16,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, ByteLRU
+from groundwatch.scorers.english.clauses import TEXT_CLAUSE_BREAKS
 from groundwatch.scorers.english.markdown import NOT_CLAIMS, plain
 from groundwatch.scorers.english.sentences import sentence_spans, sentences, strip_span
 
@@ -28,7 +29,6 @@ class Claim:
     span: tuple[int, int]  # where it sits in the answer
 
 
-_CLAUSE_SPLIT = re.compile(r";\s+|,\s+and\s+|,?(?<!\s)\s+but\s+|,\s+so\s+|,\s+while\s+|,\s+whereas\s+|:\s+")
 # Matched at a position (pattern.match(text, pos)), so no "^".
 _CONDITION_START = re.compile(
     r"(?:if|unless|only if|only when|when|provided|as long as|subject to|except|in case|once|otherwise)\b",
@@ -134,7 +134,7 @@ def clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     sentence = _Sentence(text, start, end)
     pieces: list[tuple[int, int]] = []
     cursor = start
-    for m in _CLAUSE_SPLIT.finditer(text, start, end):
+    for m in TEXT_CLAUSE_BREAKS.finditer(text, start, end):
         if _inside_quote(text, start, m.start()):
             continue  # a title or quotation is not split: "titled "Memorials: Passages, and ...""
         if m.group().startswith(":"):

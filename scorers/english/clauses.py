@@ -6,10 +6,14 @@ A sentence splits at ; : dashes and brackets, at contrastive connectors
 clause. A clause that opens with a subordinator is `subordinate`; a negator
 that follows a relative pronoun in its clause ("customers who do not renew")
 is `embedded`: it negates a modifier, not the clause's predicate.
+
+The claim splitter (scorers.answer.claims) splits an answer's sentences before any token is read, at the
+places of `TEXT_CLAUSE_BREAKS`, and keeps a split only where both sides are clauses.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
@@ -18,6 +22,10 @@ from groundwatch.scorers.english.lemmas import (Analysed, Token, analyse, analys
 from groundwatch.scorers.english.lexicon import ANTONYMS, CLAUSE_BREAKS, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS
 from groundwatch.scorers.english.negation import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
                                                   NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION)
+
+# Where a sentence of an answer may split into claims, from its text alone: ';', ', and', 'but', ', so',
+# ', while', ', whereas', ':'. (?<!\s): a whitespace run is tried once, from its start, not from each character.
+TEXT_CLAUSE_BREAKS = re.compile(r";\s+|,\s+and\s+|,?(?<!\s)\s+but\s+|,\s+so\s+|,\s+while\s+|,\s+whereas\s+|:\s+")
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",
