@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 
 from groundwatch.evaluation.scored import Scored, StoredClaim, Variant, premises
+from groundwatch.scorers.english.negation import STRATUM_NEGATIONS
 from groundwatch.scorers.english.quantities import quantities
 
 LONG_PASSAGE_WORDS = 800
-_NEGATION = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(" + "|".join(sorted(STRATUM_NEGATIONS)) + r")\b|n't\b", re.I)
 
 
 def strata_of(scored: Scored, variant: Variant) -> list[str]:

@@ -38,6 +38,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from groundwatch.scorers.english.negation import NEGATED_HELPERS, VERB_GROUP_NEGATORS
 from groundwatch.training.cues import NEGATIONS, tokens
 from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, is_recipe
@@ -70,6 +71,7 @@ _NOUN_AND = re.compile(r"^(The |Their |Its |His |Her )?([A-Za-z][a-z]+) and ([a-
 # A predicative adjective ends its phrase: "is open.", "is open to", not "is best known" or "was first released".
 _AFTER_ADJECTIVE = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but|to|for|in|on|at|by|with|than|when|if|because)\b)")
 # A participle ("closed", "born", "expected") only where its phrase ends: "is closed." not "was born in".
+_NEGATOR_BEFORE = re.compile(r"\b(" + "|".join(sorted(VERB_GROUP_NEGATORS)) + r")\b")  # before "is A"
 _PHRASE_END = re.compile(r"\s*(?:[,.;:!?)]|$|(?:and|or|but)\b)")
 
 
@@ -208,7 +210,7 @@ def antonym_pairs(premise: str, sentence: str, antonyms: dict[str, set[str]], rn
             continue
         if adjective.endswith(("ed", "en", "rn")) and not _PHRASE_END.match(sentence, m.end()):
             continue
-        if re.search(r"\b(not|never|no)\b", sentence[max(0, m.start() - 12):m.start()]):
+        if _NEGATOR_BEFORE.search(sentence[max(0, m.start() - 12):m.start()]):
             continue
         other = rng.choice(sorted(antonyms[adjective]))
         start, end = m.start(3), m.end(3)
@@ -361,12 +363,8 @@ def negated_claim(hypothesis: str) -> str | None:
     return f"It is not true that {first} {rest}".rstrip(" .!") + "."
 
 
-# Helpers a negation attaches to, with their contracted negative; "has", "have", "had" only before a
-# participle ("has been", "had opened"), not as the main verb ("the room has a safe").
-_NEGATED_HELPERS = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "weren't", "can": "can't",
-                    "could": "couldn't", "will": "won't", "would": "wouldn't", "should": "shouldn't",
-                    "must": "mustn't", "may": "may not", "might": "might not", "does": "doesn't", "do": "don't",
-                    "did": "didn't", "has": "hasn't", "have": "haven't", "had": "hadn't"}
+# "has", "have", "had" take a negation only before a participle ("has been", "had opened"), not as the
+# main verb ("the room has a safe").
 _PERFECT = frozenset({"has", "have", "had"})
 
 
@@ -380,11 +378,11 @@ def natural_negation(hypothesis: str, rng: random.Random) -> str | None:
     words = text.split(" ")
     for i in range(1, len(words) - 1):
         helper = words[i].lower()
-        if helper not in _NEGATED_HELPERS:
+        if helper not in NEGATED_HELPERS:
             continue
         if helper in _PERFECT and not re.match(r"[a-z]+(ed|en|wn|ne)\b", words[i + 1]):
             return None
-        short = _NEGATED_HELPERS[helper]
+        short = NEGATED_HELPERS[helper]
         negated = short if " " in short or rng.random() < 0.5 else ("cannot" if helper == "can" else f"{helper} not")
         if words[i][0].isupper():
             negated = negated[0].upper() + negated[1:]

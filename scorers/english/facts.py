@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.answer.claims import clause_spans, sentence_spans
+from groundwatch.scorers.english.negation import FACT_NEGATIONS
 from groundwatch.scorers.english.quantities import MONTHS, describe, quantities
 from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS, tokens
@@ -56,7 +57,7 @@ _CONDITION = re.compile(r"\b(?:for|on|if|when|unless|in|with|without|outside|exc
 _PRONOUN = re.compile(r"^(?:it|they|this|these|that)$", re.I)
 _AUX = {"is", "are", "was", "were", "be", "been", "being", "will", "would", "can", "could", "may", "might",
         "must", "should", "shall", "do", "does", "did", "has", "have", "had"}
-_NEGATION = {"not", "no", "never", "cannot", "can't", "won't", "isn't", "aren't", "don't", "doesn't"}
+_NEGATION = FACT_NEGATIONS
 _ADVERBS = {"usually", "typically", "normally", "generally", "always", "often", "currently", "now", "still",
             "also", "already", "sometimes"}
 _KEEP = {"within", "up", "least", "most", "under", "over", "more", "less", "than", "after", "before", "until",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lexicon import ANTONYMS, SYNONYMS
-from groundwatch.scorers.english.negation import NEGATED_BY_PREFIX, NEGATING_PREFIXES
+from groundwatch.scorers.english.negation import NEGATED_BY_PREFIX, NEGATING_PREFIXES, PLAIN_NEGATORS
 from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.scorers.english.text import STOPWORDS
 
@@ -80,7 +80,7 @@ def negative_adjective(lemma: str) -> bool:
     return bool(_bases(lemma))
 
 
-_PERFECT_BETWEEN = frozenset({"just", "now", "already", "recently", "finally", "also", "since", "not", "never"})
+_PERFECT_BETWEEN = frozenset({"just", "now", "already", "recently", "finally", "also", "since"}) | PLAIN_NEGATORS
 
 
 def perfect_participle(tokens, i: int) -> bool:

@@ -62,3 +62,25 @@ NEGATED_BY_PREFIX = frozenset({
     "dishonest", "dissatisfied", "disqualified", "disused",
     "nonrefundable", "nontransferable", "noncompliant", "nonexistent", "nonessential", "nonstandard",
 })
+
+# Helper verbs with their negative as people write it short ("is" -> "isn't", "may" -> "may not"): where a
+# negation attaches (the training recipe that writes a negated claim at its helper verb).
+NEGATED_HELPERS = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "weren't", "can": "can't",
+                   "could": "couldn't", "will": "won't", "would": "wouldn't", "should": "shouldn't",
+                   "must": "mustn't", "may": "may not", "might": "might not", "does": "doesn't", "do": "don't",
+                   "did": "didn't", "has": "hasn't", "have": "haven't", "had": "hadn't"}
+
+# -- subsets for readers that need fewer words, derived here so no reader keeps its own copy -------------
+
+# The plain negators and "no", where a reader looks only at the verb group or the few words before it ("is
+# not", "is no longer"): the condition guard's verb groups and the antonym recipe's check before "is A".
+VERB_GROUP_NEGATORS = PLAIN_NEGATORS | {"no"}
+# The negations the facts fold into "not" in a fact's attribute, words as written (scorers.english.text.tokens,
+# apostrophes kept): the fact keys of the conflict finders and the corpus audit were measured with these, not
+# with NEGATION_WORDS (no "none", "nobody", "nothing", "without"); widening it changes which statements conflict.
+FACT_NEGATIONS = VERB_GROUP_NEGATORS | {"cannot", "can't", "won't", "isn't", "aren't", "don't", "doesn't"}
+# The negation stratum of the evaluation tables: NEGATION_WORDS but "nowhere", as the published strata were
+# measured ("n't" is matched as a word ending there).
+STRATUM_NEGATIONS = NEGATION_WORDS - {"nowhere", "n't"}
+# "not" after a helper verb as a regex, spaced or contracted ("must not", "mustn't").
+NOT_AFTER_HELPER = r"(?: not|n't)"

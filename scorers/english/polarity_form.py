@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lemmas import analyse, negated_base, perfect_participle
+from groundwatch.scorers.english.negation import PLAIN_NEGATORS
 
 # Adjectives, rewritten anywhere: the predicate they deny ("optional") or restate ("mandatory").
 ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
@@ -39,8 +40,8 @@ PARTICIPLES = {"prohibited": "not allowed", "forbidden": "not allowed", "banned"
                "permitted": "allowed"}
 _COPULA_VERBS = frozenset({"be", "remain", "stay", "become", "get"})
 # Words that may stand between the copula and the participle, besides any -ly adverb.
-_BETWEEN = frozenset({"not", "never", "always", "still", "usually", "generally", "normally", "currently", "also",
-                      "strictly", "fully", "completely"})
+_BETWEEN = frozenset({"always", "still", "usually", "generally", "normally", "currently", "also", "strictly", "fully",
+                      "completely"}) | PLAIN_NEGATORS
 
 
 def _after_copula(tokens, i: int) -> bool:

@@ -32,11 +32,12 @@ from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lemmas import lemma_of
+from groundwatch.scorers.english.negation import NOT_AFTER_HELPER
 from groundwatch.scorers.english.text import STOPWORDS
 
 OBLIGATION, EXEMPTION = "obligation", "exemption"
 
-_NOT = r"(?: not|n't)"
+_NOT = NOT_AFTER_HELPER
 _BE = r"(?:is|are|was|were|be|been|being)"
 # (kind, binds its subject, pattern), first match wins where spans overlap: negated forms come before what they negate.
 _MARKERS = [

@@ -28,7 +28,7 @@ from groundwatch.scorers.english.lemmas import Token, analyse, unprefixed
 from groundwatch.scorers.english.lexicon import (APPLICATION_VERBS, APPROVAL_NOUNS, CONDITION_MARKERS,
                                                  DOCUMENT_NOUNS, ENTITLEMENT, MODAL_KEEPERS, PARTY_NOUNS,
                                                  RESTRICTING_PREPOSITIONS, UNRESTRICTING, WEAK_MODALS)
-from groundwatch.scorers.english.negation import PLAIN_NEGATORS
+from groundwatch.scorers.english.negation import PLAIN_NEGATORS, VERB_GROUP_NEGATORS
 from groundwatch.scorers.guards.result import NOT_ENOUGH_INFO, GuardResult
 
 NAME = "dropped_condition"
@@ -216,7 +216,7 @@ _RESTRICTORS = frozenset({"who", "whose", "which", "that", "where", "with", "abo
                           "aged", "earning", "on", "in", "at", "from"})
 _BOUND_WORDS = frozenset({"above", "over", "under", "below", "more", "less", "than", "least", "most"})
 _VERB_GROUP = frozenset({"be", "have", "do", "will", "can", "may", "must", "should", "could", "would", "shall",
-                         "might", "not", "never", "no"})
+                         "might"}) | VERB_GROUP_NEGATORS
 
 
 # Past tenses that are never participles: "Prices rose by 10%" is the main verb, not "Thermostats bought from".
