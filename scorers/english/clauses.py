@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
-from groundwatch.scorers.english.lemmas import (Analysed, Token, analyse, analysed_bytes, negative_adjective,
-                                               perfect_participle)
+from groundwatch.scorers.english.lemmas import (Analysed, Token, TokenRun, analyse, analysed_bytes,
+                                               negative_adjective, perfect_participle)
 from groundwatch.scorers.english.lexicon import ANTONYMS, CLAUSE_BREAKS, OPPOSITE_CHOICES, SCOPE_WORDS, SUBORDINATORS
 from groundwatch.scorers.english.negation import (CESSATION, CESSATION_INTRANSITIVE, CESSATION_PHRASES,
                                                   NEGATIVE_IMPLICATIVES, NEGATOR_PHRASES, NEGATORS, NOT_NEGATION)
@@ -35,7 +35,7 @@ _COMMA_NEXT = SUBORDINATORS | CLAUSE_BREAKS | frozenset({"and", "or", "so", "the
 
 
 @dataclass(frozen=True)
-class Clause:
+class Clause(TokenRun):
     tokens: tuple[Token, ...]
     subordinate: bool                 # opens with "if", "unless", "because", ...
     negators: tuple[int, ...]         # positions (in tokens) of negators that count
@@ -51,16 +51,8 @@ class Clause:
         return self.tokens[-1].end
 
     @property
-    def content(self) -> frozenset[str]:
-        return frozenset(t.lemma for t in self.tokens if t.content)
-
-    @property
-    def lemmas(self) -> frozenset[str]:
-        return frozenset(t.lemma for t in self.tokens)
-
-    @property
     def scope_words(self) -> frozenset[str]:
-        return frozenset(t.lemma for t in self.tokens) & SCOPE_WORDS
+        return self.lemmas & SCOPE_WORDS
 
     def text(self, source: str) -> str:
         return source[self.start:self.end]

@@ -135,18 +135,28 @@ class Token:
         return self.lemma[:1].isdigit()
 
 
-@dataclass(frozen=True)
-class Analysed:
-    text: str
+class TokenRun:
+    """A run of tokens (a text's analysis, a clause of it) and its lemma sets."""
+
     tokens: tuple[Token, ...]
 
-    @cached_property
+    @property
     def content(self) -> frozenset[str]:
         return frozenset(t.lemma for t in self.tokens if t.content)
 
-    @cached_property
+    @property
     def lemmas(self) -> frozenset[str]:
         return frozenset(t.lemma for t in self.tokens)
+
+
+@dataclass(frozen=True)
+class Analysed(TokenRun):
+    text: str
+    tokens: tuple[Token, ...]
+
+    # An analysis is cached and read by every guard: its sets are computed once (a clause's on each read).
+    content = cached_property(TokenRun.content.fget)
+    lemmas = cached_property(TokenRun.lemmas.fget)
 
     @cached_property
     def antonym_aware(self) -> frozenset[str]:
