@@ -39,6 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from groundwatch.scorers.english.negation import NEGATED_HELPERS, VERB_GROUP_NEGATORS
+from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.training.cues import NEGATIONS, tokens
 from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, is_recipe
@@ -56,8 +57,8 @@ UNIT_PAIRS: tuple[tuple[str, str, int], ...] = (
     ("kilowatts", "watts", 1000), ("megawatts", "kilowatts", 1000), ("gallons", "quarts", 4),
     ("dozen", "units", 12), ("minutes", "seconds", 60),
 )
-WORD_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-                11: "eleven", 15: "fifteen", 20: "twenty", 40: "forty", 50: "fifty"}
+# The counts the number recipe writes out in words, spelled by the one table of number words.
+WORD_NUMBERS = {n: w for w, n in NUMBER_WORDS.items() if n in (2, 3, 4, 5, 6, 7, 8, 9, 11, 15, 20, 40, 50)}
 
 _COPULA_ADJ = re.compile(r"\b(is|are|was|were|be|been|remains|remain|seems|seem)\s+(?:(very|fully|still|now)\s+)?"
                          r"([a-z]+)\b")

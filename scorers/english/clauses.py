@@ -26,6 +26,12 @@ from groundwatch.scorers.english.negation import (CESSATION, CESSATION_INTRANSIT
 # Where a sentence of an answer may split into claims, from its text alone: ';', ', and', 'but', ', so',
 # ', while', ', whereas', ':'. (?<!\s): a whitespace run is tried once, from its start, not from each character.
 TEXT_CLAUSE_BREAKS = re.compile(r";\s+|,\s+and\s+|,?(?<!\s)\s+but\s+|,\s+so\s+|,\s+while\s+|,\s+whereas\s+|:\s+")
+# The same kind of split where a reader needs fewer or other breaks (measured with these; one set for all would
+# change which facts and obligations are read): the tail after a fact's value (object | condition), the text
+# before a second value (its attribute), and an obligation's clause.
+FACT_TAIL_BREAKS = re.compile(r"[,;]|\s(?:and|or|but|while)\s")
+FACT_ATTRIBUTE_BREAKS = re.compile(r"[,;]|\b(?:and|or|but|while|plus)\b")
+OBLIGATION_CLAUSE_BREAKS = re.compile(r";|,\s*(?:and|but|while|whereas|so)\b|\s(?:but|whereas)\s")
 
 _HARD_BREAKS = frozenset({";", ":", "—", "–", "(", ")", "--"})
 _ADVERBIAL = frozenset({"if", "unless", "because", "since", "although", "though", "whereas", "once", "until",

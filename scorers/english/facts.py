@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.answer.claims import clause_spans, sentence_spans
+from groundwatch.scorers.english.clauses import FACT_ATTRIBUTE_BREAKS, FACT_TAIL_BREAKS
 from groundwatch.scorers.english.negation import FACT_NEGATIONS
 from groundwatch.scorers.english.quantities import MONTHS, describe, quantities
 from groundwatch.scorers.english.units import NUMBER_WORDS
@@ -171,7 +172,7 @@ def _condition(text: str) -> str:
 
 def _split_tail(tail: str) -> tuple[str, str]:
     """("of purchase", "for annual plans") parts of the text after a value: object, condition."""
-    tail = re.split(r"[,;]|\s(?:and|or|but|while)\s", tail, maxsplit=1)[0]
+    tail = FACT_TAIL_BREAKS.split(tail, maxsplit=1)[0]
     m = _CONDITION.search(tail)
     obj, cond = (tail[:m.start()], tail[m.end():]) if m else (tail, "")
     obj = obj if re.match(r"\s*of\b", obj, re.I) else ""
@@ -197,7 +198,7 @@ def clause_facts(clause: str, offset: int = 0, inherited: str | None = None) -> 
         value = _value(m)
         before = clause[cursor:m.start()]
         if i:  # after a first value, only what follows the last conjunction names the attribute
-            before = re.split(r"[,;]|\b(?:and|or|but|while|plus)\b", before)[-1]
+            before = FACT_ATTRIBUTE_BREAKS.split(before)[-1]
         attribute = _attribute(before) or attribute
         end = values[i + 1].start() if i + 1 < len(values) else len(clause)
         obj, cond = _split_tail(clause[m.end():end])

@@ -82,5 +82,7 @@ FACT_NEGATIONS = VERB_GROUP_NEGATORS | {"cannot", "can't", "won't", "isn't", "ar
 # The negation stratum of the evaluation tables: NEGATION_WORDS but "nowhere", as the published strata were
 # measured ("n't" is matched as a word ending there).
 STRATUM_NEGATIONS = NEGATION_WORDS - {"nowhere", "n't"}
+# "not" as the tokenizer writes it, before lemmatising ("is not", "isn't" -> "is" "n't").
+NOT_AS_WRITTEN = frozenset({"not", "n't"})
 # "not" after a helper verb as a regex, spaced or contracted ("must not", "mustn't").
 NOT_AFTER_HELPER = r"(?: not|n't)"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
 from groundwatch.scorers.english.lemmas import analyse, negated_base, perfect_participle
-from groundwatch.scorers.english.negation import PLAIN_NEGATORS
+from groundwatch.scorers.english.negation import NOT_AS_WRITTEN, PLAIN_NEGATORS
 
 # Adjectives, rewritten anywhere: the predicate they deny ("optional") or restate ("mandatory").
 ADJECTIVES = {"optional": "not required", "voluntary": "not required", "private": "not public",
@@ -100,7 +100,7 @@ def _no_without(tokens, i: int, text: str) -> tuple[str, int] | None:
 
 def _after_not(tokens, first: int, new: str, cursor: int) -> bool:
     """"not optional" -> "required", not "not not required": a rewrite to "not ..." right after "not" / "n't"."""
-    return (new.startswith("not ") and first > 0 and tokens[first - 1].text.lower() in ("not", "n't")
+    return (new.startswith("not ") and first > 0 and tokens[first - 1].text.lower() in NOT_AS_WRITTEN
             and tokens[first - 1].start >= cursor)
 
 

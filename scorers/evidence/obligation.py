@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from groundwatch.scorers.byte_cache import MB, byte_cached
+from groundwatch.scorers.english.clauses import OBLIGATION_CLAUSE_BREAKS
 from groundwatch.scorers.english.lemmas import lemma_of
 from groundwatch.scorers.english.negation import NOT_AFTER_HELPER
 from groundwatch.scorers.english.text import STOPWORDS
@@ -63,7 +64,7 @@ _MARKER_WORDS = frozenset({"must", "shall", "have", "need", "needn't", "require"
                            "compulsory", "obligatory", "necessary", "optional", "voluntary", "exempt", "waive",
                            "requirement", "never", "all", "every", "any", "each", "always"})
 _EXCEPTION = re.compile(r"\b(?:unless|except|other than|apart from|with the exception of)\b[^;,]*")
-_CLAUSE = re.compile(r";|,\s*(?:and|but|while|whereas|so)\b|\s(?:but|whereas)\s")
+_CLAUSE = OBLIGATION_CLAUSE_BREAKS
 _FOR = re.compile(r"\bfor ((?:[\w'-]+ ?){1,5}?)(?=[,.;:]|$| (?:on|in|at|to|if|when|unless|before|after|during|who)\b)")
 # The words right after a marker up to the first of these name what is required ("sign in at the desk" -> sign).
 _PHRASE_END = re.compile(r"[,.;:()]|\b(?:in|on|at|for|to|from|by|with|within|before|after|during|when|if|unless|while|"
