@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 
+from groundwatch.scorers.english.quantities import MONTH_NAMES
 from groundwatch.training.labels import LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair
 
@@ -26,8 +27,7 @@ _CONTRACTIONS = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "we
 _AUX = re.compile(r"\b(is|are|was|were|will|can|could|should|must|may|has|have|had)\b")
 _LEXICAL_VERB = re.compile(r"\b([a-z]{3,}(?:ed|es|s))\b")
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|\.\d)")
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December"]
+_MONTHS = [m.capitalize() for m in MONTH_NAMES]
 _MONTH = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")
 _UNIT_SWAPS = {"days": "weeks", "weeks": "months", "months": "years", "years": "months",
                "hours": "days", "minutes": "hours", "percent": "times", "km": "miles", "miles": "km",

@@ -36,9 +36,9 @@ from groundwatch.scorers.english.units import NUMBER_WORDS, PINT_UNITS, SHORT_UN
 # "12 March" without a year); numbers to ('num', value) with percentages as ('pct', value).
 _TENS = {k: v for k, v in NUMBER_WORDS.items() if v in (20, 30, 40, 50, 60, 70, 80, 90)}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-MONTHS = {m: i + 1 for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-     "november", "december"])}
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+MONTHS = {m: i + 1 for i, m in enumerate(MONTH_NAMES)}
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 MONTHS["sept"] = 9
 

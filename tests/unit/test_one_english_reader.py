@@ -1,10 +1,11 @@
-"""One English reader: negation words, clause breaks and number words are each written in one module.
+"""One English reader: negation words, clause breaks, number words and months are each written in one module.
 
 Every installed module is parsed. Outside scorers/english/negation.py none may write a set (a set, list or
 tuple literal, or a regex alternation such as `\\b(not|never|no)\\b`) holding two or more negation words; a
 reader that needs fewer words imports a named subset from there. Outside scorers/english/clauses.py no regex
-may split at clause breaks (`;`, `, and`, `but`, `, so`, ...), and outside scorers/english/units.py no table
-may spell out number words. A copy fails here with its file:line.
+may split at clause breaks (`;`, `, and`, `but`, `, so`, ...), outside scorers/english/units.py no table may
+spell out number words, and outside scorers/english/quantities.py none may list month names. A copy fails here
+with its file:line.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from pathlib import Path
 
 from groundwatch.scorers.english.lexicon import CLAUSE_BREAKS
 from groundwatch.scorers.english.negation import NEGATION_WORDS
+from groundwatch.scorers.english.quantities import MONTH_NAMES
 from groundwatch.scorers.english.units import NUMBER_WORDS
 from tests.unit.test_import_layers import LAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGLISH = ROOT / "scorers" / "english"
-HOMES = {"negation": ENGLISH / "negation.py", "clause": ENGLISH / "clauses.py", "number": ENGLISH / "units.py"}
+HOMES = {"negation": ENGLISH / "negation.py", "clause": ENGLISH / "clauses.py", "number": ENGLISH / "units.py",
+         "month": ENGLISH / "quantities.py"}
 BREAKS = CLAUSE_BREAKS | {"and", "so", ";", ":"}
 # Regex decoration around one alternative: groups, word bounds, spaces, optional commas, a lookbehind.
 _DECORATION = re.compile(r"\(\?<!\\s\)|\\[bs][+*]?|\(\?:|[()?,]")
@@ -42,6 +45,8 @@ def copies(source: str) -> list[tuple[int, str]]:
         if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
             if len(NEGATION_WORDS.intersection(_strings(node))) >= 2:
                 found.append((node.lineno, "negation"))
+            if len(set(MONTH_NAMES).intersection(s.lower() for s in _strings(node))) >= 5:
+                found.append((node.lineno, "month"))
         elif isinstance(node, ast.Dict):
             words = [v.value for v in (*node.keys, *node.values) if isinstance(v, ast.Constant)]
             if len(set(NUMBER_WORDS).intersection(w for w in words if isinstance(w, str))) >= 5:
@@ -53,6 +58,8 @@ def copies(source: str) -> list[tuple[int, str]]:
             breaks = [a for a in alternatives if a in BREAKS]  # most of its alternatives: not a phrase end
             if len(breaks) >= 3 and 2 * len(breaks) >= len(alternatives):
                 found.append((node.lineno, "clause"))
+            if len(set(MONTH_NAMES).intersection(a.lower() for a in alternatives)) >= 5:
+                found.append((node.lineno, "month"))
     return found
 
 
@@ -60,7 +67,7 @@ def _installed() -> list[Path]:
     return [p for package in sorted(LAYERS) if (ROOT / package).is_dir() for p in sorted((ROOT / package).rglob("*.py"))]
 
 
-def test_negation_words_clause_breaks_and_number_words_are_written_once():
+def test_each_english_word_set_is_written_in_its_one_module():
     offences = [f"{path.relative_to(ROOT)}:{line}: a {what} set outside {HOMES[what].relative_to(ROOT)}"
                 for path in _installed() for line, what in copies(path.read_text(encoding="utf-8"))
                 if path != HOMES[what]]
@@ -79,6 +86,8 @@ def test_the_walk_sees_each_home_and_each_kind_of_copy():
         '_NOT = r"(?: not|n\'t)"': "negation",
         '_SPLIT = re.compile(r";\\s+|,\\s+and\\s+|,?(?<!\\s)\\s+but\\s+|,\\s+so\\s+|:\\s+")': "clause",
         'WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}': "number",
+        '_MONTHS = ["January", "February", "March", "April", "May", "June"]': "month",
+        '_DATE = re.compile(r"\\b(\\d{4}|january|february|march|april|may \\d|june)\\b")': "month",
     }
     for source, what in written.items():
         assert [w for _, w in copies(source)] == [what], source
