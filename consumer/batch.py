@@ -63,7 +63,15 @@ class Batch:
         return [s for s in self.scored if sink not in s.sinks]
 
     def partitions(self) -> set[tuple[str, int]]:
-        return {(m.topic(), m.partition()) for m in self.messages}
+        """Every partition the batch writes or commits for: on a trace topic its verdicts and offsets may
+        belong to messages polled by earlier batches (a join tick polls none)."""
+        held = [*self.messages, *(s.message for s in self.scored), *(d.message for d in self.dead)]
+        return ({(m.topic(), m.partition()) for m in held}
+                | {(tp.topic, tp.partition) for tp in self.commit_to or ()})
+
+    def ours(self) -> bool:
+        """Is anything of the batch left to write or commit here (not all of it gone with its partitions)?"""
+        return bool(self.messages or self.scored or self.dead or self.commit_to)
 
     def offsets(self) -> list[TopicPartition]:
         return next_offsets(self.messages) if self.commit_to is None else self.commit_to

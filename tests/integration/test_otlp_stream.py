@@ -107,3 +107,28 @@ def test_sigkills_during_held_joins_lose_and_duplicate_nothing(kafka_bootstrap, 
         "documents": 60, "lost": 0, "duplicated": 0, "unexpected": 0, "verdicts_differing": 0, "dead_letters": 0,
         "lag": 0, "consumer_exit_code": 0}, report.get("consumer_log_tail")
 
+
+def test_a_trace_released_while_the_store_is_down_is_written_once_it_is_back(kafka_bootstrap, opensearch_url,
+                                                                              osmem_server):
+    """A trace released by its wait, with no message polled beside it, whose write fails: the write is retried
+    until the store answers, and no later batch commits past it."""
+    names = Names.fresh("otlp-tick")
+    create_topics(kafka_bootstrap, names, partitions=1)
+    waiting, later = rag_traces(2, tag=names.topic)
+    running = RunningConsumer.start(_settings(kafka_bootstrap, opensearch_url, names, "otlp_proto", 3.0))
+    try:
+        produce(kafka_bootstrap, names.topic, [otlp_proto([s for s in waiting if s.parent is not None])])
+        wait_until(lambda: running.metrics.registry.get_sample_value("groundwatch_held_traces") == 1, 60,
+                   "the rootless trace held")
+        osmem_server.stop()
+        try:
+            wait_until(lambda: running.metrics.registry.get_sample_value("groundwatch_held_traces") == 0, 30,
+                       "the trace released by its wait")
+            time.sleep(2.0)  # its write fails and is retried
+        finally:
+            osmem_server.start()
+        produce(kafka_bootstrap, names.topic, [otlp_proto(later)])
+        wait_until(lambda: committed(kafka_bootstrap, names) == {0: 2}, 60, "offsets committed to the end")
+        wait_until(lambda: count_under(opensearch_url, names.alias) == 2, 30, "both verdicts stored")
+    finally:
+        assert running.stop() == 0
