@@ -50,6 +50,7 @@ class Batch:
     committed: bool = False
     # Trace topics (consumer/otlp/stream.py): the offsets the join allows, below the oldest held message.
     commit_to: list[TopicPartition] | None = None
+    gone: set[tuple[str, int]] = field(default_factory=set)  # partitions revoked or lost while in flight
 
     @property
     def verdicts(self) -> list[ResponseVerdict]:
@@ -83,8 +84,14 @@ class Batch:
         self.dead.extend(letters)
         self.pending.extend(letters)
 
+    def owns(self, message) -> bool:
+        """Is the message's partition still this batch's? (A response read from spans comes with the message
+        of its answer span, which may be of an earlier batch: not one of `messages`.)"""
+        return (message.topic(), message.partition()) not in self.gone
+
     def drop(self, partitions: set[tuple[str, int]]) -> None:
         """Forget the messages of partitions this consumer no longer owns (revoked or lost)."""
+        self.gone |= partitions
         keep = lambda m: (m.topic(), m.partition()) not in partitions  # noqa: E731
         self.messages = [m for m in self.messages if keep(m)]
         self.scored = [s for s in self.scored if keep(s.message)]
