@@ -23,7 +23,6 @@ def run_trace_path(spec: dict) -> dict:
     from confluent_kafka import Message
 
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.config.settings import Settings
     from groundwatch.consumer.otlp.assemble import assemble
     from groundwatch.consumer.otlp.decode import decode_request
     from groundwatch.scorers.evidence.embedder import Embedder
@@ -54,7 +53,7 @@ def run_trace_path(spec: dict) -> dict:
     for repeat in range(spec.get("repeats", 3)):
         for path in order[repeat % len(order):] + order[:repeat % len(order)]:  # each path first once in turn
             scorer = fresh()
-            taken, judged = _stage(path, messages[path], scorer, spec["batch_size"], Settings)
+            taken, judged = _stage(path, messages[path], scorer, spec["batch_size"])
             scorer.close()
             seconds[path].append(taken)
             verdicts[path] = judged
@@ -71,8 +70,9 @@ def run_trace_path(spec: dict) -> dict:
             "provider": backend.provider, "precision": backend.precision}
 
 
-def _stage(path: str, messages: list, scorer, batch_size: int, settings_class) -> tuple[float, dict]:
+def _stage(path: str, messages: list, scorer, batch_size: int) -> tuple[float, dict]:
     """Seconds the consumer's stage takes over `messages`, and request id -> what its verdict says."""
+    from groundwatch.config.settings import Settings
     from groundwatch.consumer.batch import Batch
     from groundwatch.consumer.decode import Limits
     from groundwatch.consumer.otlp.join import TraceJoin
@@ -81,7 +81,7 @@ def _stage(path: str, messages: list, scorer, batch_size: int, settings_class) -
     from groundwatch.export.metrics import Metrics
 
     metrics = Metrics()
-    settings = settings_class(kafka={"input_format": path if path != "json" else "groundwatch.response.v1"},
+    settings = Settings(kafka={"input_format": path if path != "json" else "groundwatch.response.v1"},
                               scorer=scorer.config)
     join = TraceJoin(settings.traces) if path != "json" else None
     limits = Limits.from_config(settings.scorer)

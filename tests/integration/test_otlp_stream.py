@@ -1,17 +1,13 @@
 """Trace topics end to end on Tansu and osmem-server: OTLP export requests written as the Collector's
 Kafka exporter writes them (one request a message; spans of a trace split over messages and two
 partitions, out of order), joined, scored and indexed once per expected response with the verdicts
-the same responses get as groundwatch.response.v1 JSON; a held trace survives a restart, and kill -9 during held joins loses and
-duplicates nothing."""
+the same responses get as groundwatch.response.v1 JSON; a held trace survives a restart, kill -9 during
+held joins loses and duplicates nothing, and a trace released while the store is down is written once it
+is back."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -20,7 +16,7 @@ from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 from groundwatch.scorers.pipeline import Scorer
 from infra.trace_kills import run_kills
 from tests.integration.consumer_support import (
-    Names, RunningConsumer, committed, count_under, create_topics, documents, produce, settings_env, settings_for,
+    Names, RunningConsumer, committed, count_under, create_topics, documents, produce, settings_for,
     wait_until,
 )
 from tests.otlp_apps import ENCODERS, json_path_verdicts, otlp_proto, rag_traces, split_messages

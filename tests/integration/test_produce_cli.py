@@ -47,7 +47,8 @@ def test_produce_as_traces_sends_one_export_request_per_response(kafka_bootstrap
         [(_, response)] = assemble(spans)
         assert message.key().decode() == spans[0].trace_id == response.metadata.trace_id
         assert (response.question, response.answer) == (record.question, record.answer)
-        assert [(p.id, p.text, p.title) for p in response.passages] == [(p.id, p.text, p.title) for p in record.passages]
+        passages = [(p.id, p.text, p.title) for p in response.passages]
+        assert passages == [(p.id, p.text, p.title) for p in record.passages]
         conventions |= {"genai" if any("gen_ai.operation.name" in s.attributes for s in spans) else "openinference"}
     assert conventions == {"genai", "openinference"}
 
