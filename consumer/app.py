@@ -196,7 +196,7 @@ class StreamApp:
         self.metrics.set_inflight(0)
         if done:
             self.on_batch_done(batch)
-        return done or not batch.messages  # a batch emptied by a rebalance (or a join tick) lost nothing
+        return done or not batch.ours()  # a batch emptied by a rebalance (or an idle join tick) lost nothing
 
     def _scoring_deadline(self) -> Deadline:
         """A fresh scorer deadline, never past the shutdown deadline; stop() tightens it while it runs."""
@@ -227,7 +227,7 @@ class StreamApp:
             self._pause()
             self._wait(delay, probe)
             # A revoke during the wait finished it, or every partition of it went to another member.
-            return not batch.committed and bool(batch.messages)
+            return not batch.committed and batch.ours()
 
         return self._retry(batch, self._backoff, None, wait) or batch.committed
 

@@ -50,6 +50,7 @@ class Batch:
     committed: bool = False
     # Trace topics (consumer/otlp/stream.py): the offsets the join allows, below the oldest held message.
     commit_to: list[TopicPartition] | None = None
+    gone: set[tuple[str, int]] = field(default_factory=set)  # partitions revoked or lost while in flight
 
     @property
     def verdicts(self) -> list[ResponseVerdict]:
@@ -63,7 +64,15 @@ class Batch:
         return [s for s in self.scored if sink not in s.sinks]
 
     def partitions(self) -> set[tuple[str, int]]:
-        return {(m.topic(), m.partition()) for m in self.messages}
+        """Every partition the batch writes or commits for: on a trace topic its verdicts and offsets may
+        belong to messages polled by earlier batches (a join tick polls none)."""
+        held = [*self.messages, *(s.message for s in self.scored), *(d.message for d in self.dead)]
+        return ({(m.topic(), m.partition()) for m in held}
+                | {(tp.topic, tp.partition) for tp in self.commit_to or ()})
+
+    def ours(self) -> bool:
+        """Is anything of the batch left to write or commit here (not all of it gone with its partitions)?"""
+        return bool(self.messages or self.scored or self.dead or self.commit_to)
 
     def offsets(self) -> list[TopicPartition]:
         return next_offsets(self.messages) if self.commit_to is None else self.commit_to
@@ -75,8 +84,14 @@ class Batch:
         self.dead.extend(letters)
         self.pending.extend(letters)
 
+    def owns(self, message) -> bool:
+        """Is the message's partition still this batch's? (A response read from spans comes with the message
+        of its answer span, which may be of an earlier batch: not one of `messages`.)"""
+        return (message.topic(), message.partition()) not in self.gone
+
     def drop(self, partitions: set[tuple[str, int]]) -> None:
         """Forget the messages of partitions this consumer no longer owns (revoked or lost)."""
+        self.gone |= partitions
         keep = lambda m: (m.topic(), m.partition()) not in partitions  # noqa: E731
         self.messages = [m for m in self.messages if keep(m)]
         self.scored = [s for s in self.scored if keep(s.message)]

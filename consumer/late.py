@@ -65,8 +65,7 @@ def retry_late(batch: Batch, late: list[tuple], score: Callable[[list], list], m
             if not wait():
                 batch.interrupted = True
                 return
-            owned = {id(m) for m in batch.messages}
-            group = [item for item in group if id(item.message) in owned]
+            group = [item for item in group if batch.owns(item.message)]
             if not group:
                 continue
             results = score([item.response for item in group])

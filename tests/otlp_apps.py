@@ -134,3 +134,42 @@ def otlp_json(spans) -> bytes:
                     if name in span:
                         span[name] = base64.b64decode(span[name]).hex()
     return json.dumps(body, separators=(",", ":")).encode()
+
+
+ENCODERS = {"otlp_proto": otlp_proto, "otlp_json": otlp_json}
+
+
+def rag_traces(n: int, tag: str = "kb") -> list[list]:
+    """n traces, alternating between the two conventions, as lists of finished SDK spans."""
+    out = []
+    for i in range(n):
+        app = App("shop-assistant")
+        docs = [Doc(f"{tag}-{i}-a", f"Refunds are accepted within {30 + i % 5} days of delivery.", 0.9),
+                Doc(f"{tag}-{i}-b", "Shipping is free for orders over $50 in the EU.", 0.4)]
+        answer = f"Refunds are accepted within {30 + i % 5} days of delivery. Shipping costs $9 everywhere."
+        (genai_app if i % 2 else openinference_app)(app, f"What is the refund window for order {i}?", answer, docs)
+        out.append(app.finished())
+    return out
+
+
+def split_messages(traces: list[list], encode, rng) -> list[tuple[int, bytes]]:
+    """(partition, export request) as the Collector's exporter writes them without partition_traces_by_id:
+    children in partition 0 (five spans a request), roots in partition 1 (three a request), requests
+    shuffled, so a trace's spans are split over messages and partitions and a root may come first."""
+    children = [s for t in traces for s in t if s.parent is not None]
+    roots = [s for t in traces for s in t if s.parent is None]
+    out = [(0, encode(children[i:i + 5])) for i in range(0, len(children), 5)]
+    out += [(1, encode(roots[i:i + 3])) for i in range(0, len(roots), 3)]
+    rng.shuffle(out)
+    return out
+
+
+def json_path_verdicts(traces: list[list], scorer) -> dict[str, list[str]]:
+    """request id -> claim verdicts, scoring the responses these traces hold sent as groundwatch.response.v1 JSON."""
+    from groundwatch.consumer.otlp.assemble import assemble
+    from groundwatch.consumer.otlp.decode import decode_request
+    from groundwatch.scorers.schema import parse_response
+
+    responses = [r for _, r in assemble(decode_request(otlp_proto([s for t in traces for s in t]), "otlp_proto"))]
+    as_json = [parse_response(json.loads(r.model_dump_json(exclude_none=True))) for r in responses]
+    return {v.request_id: [c.verdict.value for c in v.claims] for v in scorer.score(as_json)}

@@ -152,8 +152,11 @@ class TraceJoin:
         return out
 
     def clear(self) -> None:
-        """Forget everything held (partitions revoked or lost): the next owner reads from the committed offsets."""
+        """Forget everything held (partitions revoked or lost): the next owner reads from the committed offsets.
+        The released trace ids go too: when the partitions come back here, the spans read again of a trace
+        released but not yet committed rebuild it, as after a restart, instead of counting as late."""
         self._held.clear()
+        self._released.clear()
         self._next.clear()
         self._given.clear()
         self._evicted = []

@@ -16,7 +16,8 @@ def bench_tables(result: dict) -> str:
              f"({result['inputs']['responses_source']})", ""]
     rows = []
     for name, p in result["paths"].items():
-        if "ms_per_claim" in p or "options" in p or "cold_start" in p or ("paths" in p and "error" not in p):
+        if any(k in p for k in ("ms_per_claim", "options", "cold_start", "trace_path")) or (
+                "paths" in p and "error" not in p):
             continue
         if "error" in p:
             rows.append([name, "-", "-", "-", "-", "-", "-", "-", p["error"][:60]])
@@ -37,6 +38,7 @@ def bench_tables(result: dict) -> str:
                   f"latency per response (one at a time, conflicts on): p50 {lat['p50'] * 1000:.0f} ms, "
                   f"p99 {lat['p99'] * 1000:.0f} ms over {lat['n']}"]
     lines += whole_path_table(result["paths"].get("whole_path", {}))
+    lines += trace_path_table(result["paths"].get("trace_path", {}))
     guards = result["paths"].get("guards", {})
     if "ms_per_claim" in guards:
         t = guards["ms_per_claim"]
@@ -87,3 +89,16 @@ def whole_path_table(w: dict) -> list[str]:
             f"cold start (process start to first verdict, median of {len(cold['runs_s'])}): "
             f"{cold['first_verdict_s']:.2f} s; groundwatch score over the file: {cold['whole_file_s']:.1f} s, "
             f"peak RSS {cold['peak_rss_mb']} MiB"]
+
+
+def trace_path_table(t: dict) -> list[str]:
+    if "trace_path" not in t:
+        return []
+    rate, ratio = t["responses_per_s"], t["trace_vs_json"]
+    rows = [["groundwatch.response.v1 JSON", rate["json"], 1.0, "-"]]
+    rows += [[f"traces, {e}", rate[e], ratio[e], t["verdicts_differing"][e]] for e in ("otlp_proto", "otlp_json")]
+    return ["", render(["consumer stage (decode .. score)", "responses/s", "vs JSON", "verdicts differing"], rows,
+                       digits=2),
+            f"{t['responses']} responses from {t['traces']} SDK traces, the same responses on every path; "
+            f"verdicts identical: {'yes' if t['verdicts_identical'] else 'NO'}; median of {t['repeats']} "
+            "interleaved repeats"]

@@ -9,6 +9,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -62,14 +63,21 @@ def _agreement(probs: list, reference: list) -> dict:
             "argmax_agreement": float((a.argmax(1) == b.argmax(1)).mean())}
 
 
-def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
+def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Callable[[dict], dict]] | None = None
+              ) -> dict:
+    """`in_process`: more paths by name, run in this process after the others with the same payload (paths of
+    higher layers, which this package may not import: the CLI's trace path); all of them unless spec.paths
+    names some."""
     import torch
     from tqdm import tqdm
 
     info = machine()
     responses, source = load_responses(spec.responses_file, spec.responses)
     pairs = pairs_of(responses, spec.pairs)
-    paths = list(spec.paths or CPU_PATHS + (CUDA_PATHS if torch.cuda.is_available() else ()))
+    cuda = CUDA_PATHS if torch.cuda.is_available() else ()
+    paths = list(spec.paths or CPU_PATHS + cuda + tuple(in_process or ()))
+    own = {name: run for name, run in (in_process or {}).items() if name in paths}
+    paths = [p for p in paths if p not in own]
     if "onnx_cuda_fp32" in paths and "CUDAExecutionProvider" not in info["onnxruntime_providers"]:
         paths.remove("onnx_cuda_fp32")
     notes = []
@@ -79,7 +87,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
         paths = [p for p in paths if p not in NEEDS_TORCH]
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = spec.torch_checkpoint
-        if have_torch and _is_compact(checkpoint):
+        if have_torch and _is_compact(checkpoint) and any(p in NEEDS_TORCH for p in paths):
             from groundwatch.training.compact_checkpoint import materialise
 
             checkpoint = materialise(checkpoint, Path(tmp) / "torch")
@@ -104,6 +112,11 @@ def run_bench(spec: BenchSpec, timeout: float = 900) -> dict:
             for p in bar:
                 bar.set_postfix_str(p)
                 results[p] = _child(p, {**payload, "path": p}, timeout * SLOW_PATHS.get(p, 1.0))
+        for name, run in own.items():
+            try:
+                results[name] = run({**payload, "path": name})
+            except Exception as exc:  # noqa: BLE001 - reported in its row, as a child's failure is
+                results[name] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
     info["threads"] = spec.threads or "library defaults"
     return summarise(results, info, len(pairs), len(responses), source, notes)
 
@@ -137,7 +150,8 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
     reference = results.get(REFERENCE, {}).get("probs")
     paths = {}
     for name, r in results.items():
-        if "error" in r or "ms_per_claim" in r or "options" in r or "paths" in r or "cold_start" in r:  # own tables
+        if "error" in r or any(k in r for k in ("ms_per_claim", "options", "paths", "cold_start", "trace_path")):
+            # own tables
             paths[name] = r
             continue
         done = r.get("n_pairs", n_pairs)
@@ -159,6 +173,9 @@ def ratios(paths: dict) -> dict:
               ("onnx_shipped", "torch_fp32"), ("onnx_shipped", "onnx_fp32"), ("torch_cuda_fp16", "torch_fp32"),
               ("onnx_cuda_fp32", "torch_fp32")]
     out = {f"{a}/{b}": speed[a] / speed[b] for a, b in wanted if a in speed and b in speed}
+    t = paths.get("trace_path", {})
+    for encoding, ratio in t.get("trace_vs_json", {}).items():
+        out[f"trace_path {encoding}/json"] = ratio
     g = paths.get("groundwatch", {})
     if "responses_with_conflicts" in g:
         on, off = g["responses_with_conflicts"], g["responses_without_conflicts"]

@@ -53,7 +53,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from groundwatch.config.extras import MissingExtra, require
+    from groundwatch.config.extras import MissingExtra, missing, require
 
     try:  # the PyTorch and CrossEncoder baselines
         require("bench", "groundwatch bench")
@@ -84,7 +84,15 @@ def run(args) -> int:
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
                      threads=args.threads, progress=progress_on(args), nli_data=args.nli_data or NLI_DATA,
                      validation_pairs=args.val_pairs, repeats=args.repeats)
-    result = run_bench(spec)
+    own, skipped = {}, []
+    if missing("otlp"):  # the trace path writes its traces with the OpenTelemetry SDK
+        skipped.append("trace_path skipped: writing the traces needs pip install 'groundwatch[otlp]'")
+    else:
+        from groundwatch.tools.trace_bench import run_trace_path
+
+        own["trace_path"] = run_trace_path
+    result = run_bench(spec, in_process=own)
+    result["notes"] += skipped
     if args.json and not to_stdout(args.output):
         print(json.dumps(result, indent=2))
     elif not to_stdout(args.output):
@@ -93,5 +101,6 @@ def run(args) -> int:
         print(json.dumps(result, indent=2))
     elif args.output:
         output_path(args.output).write_text(json.dumps(result, indent=2) + "\n")
-    failed = [name for name, p in result["paths"].items() if "error" in p]
+    # An error, or a trace path whose verdicts are not those of the same responses as JSON.
+    failed = [name for name, p in result["paths"].items() if "error" in p or p.get("verdicts_identical") is False]
     return 1 if failed else 0

@@ -141,3 +141,18 @@ def test_a_failed_early_write_is_left_to_the_checkpoint_which_retries_it():
     checkpoint.attempt(batch)
     assert store.written == [["a"], ["a"]] and alerts.written == [["a"]]
     assert consumer.committed == [[(0, 2)]]
+
+
+
+def test_late_responses_read_from_spans_are_scored_again_not_dropped():
+    """A trace topic's responses come with a per-response source (the answer span's message), never one of the
+    batch's own message objects: they are still the batch's to score again."""
+    from groundwatch.consumer.decode import decode
+    from groundwatch.consumer.otlp.stream import ResponseSource
+
+    scorer = BusyScorer(busy_calls=1)
+    messages = [_msg(0, "a"), _msg(1, "b")]
+    batch = Batch(messages)
+    late = [(ResponseSource(m, r.request_id), r) for m in messages for r in [decode(m.value(), Limits())]]
+    retry_late(batch, late, scorer.score, Metrics(), 2, lambda: True)
+    assert sorted(s.verdict.request_id for s in batch.scored) == ["a", "b"] and batch.prepared

@@ -15,8 +15,11 @@ def tiny_int8(tiny_checkpoint, tmp_path_factory):
 
 
 def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx, tiny_int8, tmp_path, capsys):
+    from groundwatch.evaluation.bench.runner import CPU_PATHS
+
     out = tmp_path / "bench.json"
-    code = main(["bench", "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--synthetic",
+    code = main(["bench", "--paths", ",".join(CPU_PATHS),  # all but the trace path (its own test, below)
+                 "--pairs", "16", "--reference-pairs", "8", "--n-responses", "3", "--synthetic",
                  "--model", str(tiny_int8), "--torch-checkpoint", str(tiny_checkpoint),
                  "--onnx-fp32", str(tiny_onnx), "--json", str(out), "--threads", "1", "--val-pairs", "40",
                  "--repeats", "1"])
@@ -63,3 +66,15 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     printed = capsys.readouterr().out
     assert "pairs/s" in printed and "guard stage (one core)" in printed and "whole path" in printed
     assert "batch invariance max|dp|" in printed and "tokenize three times (before)" in printed
+
+
+def test_bench_trace_path_scores_the_same_responses_as_traces_and_as_json(tiny_int8, tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    code = main(["bench", "--paths", "trace_path", "--n-responses", "3", "--synthetic", "--model", str(tiny_int8),
+                 "--json", str(out), "--threads", "1", "--repeats", "1"])
+    assert code == 0, capsys.readouterr().out
+    trace = json.loads(out.read_text())["paths"]["trace_path"]
+    assert "error" not in trace, trace
+    assert trace["responses"] == 3 and trace["verdicts_identical"] and trace["verdicts_compared"] == 3
+    assert trace["verdicts_differing"] == {"otlp_proto": 0, "otlp_json": 0}
+    assert set(trace["trace_vs_json"]) == {"otlp_proto", "otlp_json"} and trace["responses_per_s"]["json"] > 0

@@ -114,3 +114,13 @@ def test_clear_forgets_everything_held():
     _feed(join, _msg(3), [_span(1, 2)])
     join.clear()
     assert len(join) == 0 and join.commit_offsets() == [] and join.bytes == 0
+
+
+def test_after_clear_the_spans_of_a_released_trace_read_again_rebuild_it_instead_of_being_late():
+    """Partitions revoked and assigned back: the replay from the committed offset is a rebuild, as after a restart."""
+    join = TraceJoin(TraceSettings(), Clock())
+    _feed(join, _msg(0), [_span(1, 1, parent=None)])
+    assert [t.outcome for t in join.release()] == ["released"]
+    join.clear()
+    assert _feed(join, _msg(0), [_span(1, 1, parent=None)]) == []
+    assert [t.trace_id for t in join.release()] == [f"{1:032x}"]

@@ -81,3 +81,23 @@ def test_a_trace_over_the_span_limit_is_dead_lettered(scorer):
     batch = Batch([_msg(0, otlp_proto(app.finished()))])
     prepare_traces(batch, TraceJoin(settings.traces), scorer, settings, metrics)
     assert batch.scored == [] and [(d.stage, d.reason) for d in batch.dead] == [("join", "too_many_spans")]
+
+
+def test_a_join_tick_batch_owns_the_partitions_of_the_verdicts_it_released(scorer):
+    """No message polled, one trace released by its wait: the batch is still ours to write and commit, so its
+    write is retried and a revoke of that partition finishes it (consumer/app.py)."""
+    settings, metrics = _settings(release_wait_s=0.01), Metrics()
+    join = TraceJoin(settings.traces)
+    app = App("shop")
+    openinference_app(app, "Refund window?", PASSAGE, [Doc("kb-1", PASSAGE)])
+    first = Batch([_msg(0, otlp_proto([s for s in app.finished() if s.parent is not None]))])
+    prepare_traces(first, join, scorer, settings, metrics)
+    assert first.scored == [] and len(join) == 1
+    while not join.due():
+        pass
+    tick = Batch([])
+    prepare_traces(tick, join, scorer, settings, metrics)
+    assert len(tick) == 0 and len(tick.scored) == 1
+    assert tick.ours() and tick.partitions() == {("otlp_spans", 0)}
+    tick.drop({("otlp_spans", 0)})  # the partition went to another member: nothing of it is left here
+    assert not tick.ours()
