@@ -76,6 +76,17 @@ def terminate_pid(pid: int, timeout: float = 10.0) -> None:
     raise ServerError(f"pid {pid} survived SIGKILL")
 
 
+def stop_process(process: subprocess.Popen, timeout: float = 60.0) -> None:
+    """SIGTERM a child (it finishes its batch and commits), SIGKILL it if it is still there after `timeout`."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
 def _reap(pid: int) -> None:
     # Our own children stay zombies (and "alive" to kill -0) until waited for.
     try:

@@ -36,6 +36,7 @@ from groundwatch.scorers.identity import content_hash
 from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.scorers.schema import parse_response
 from groundwatch.tools.stream_bench import _letters
+from infra.server import stop_process
 from infra.stack import start_osmem, start_tansu
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,16 +184,6 @@ def _peak_rss_mb(pid: int) -> float | None:
     return None
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-
-
 def stored(opensearch_url: str, alias: str, request_ids: list[str]) -> list[dict]:
     """request_id, content_hash and store_flags of every document stored under these request ids."""
     from opensearchpy import OpenSearch
@@ -260,7 +251,7 @@ def soak(args: argparse.Namespace, workdir: Path) -> dict:
         drained = time.monotonic()
         report.update(produce_s=round(produced - begun, 1), drain_after_produce_s=round(drained - produced, 1),
                       elapsed_s=round(drained - begun, 1), consumer_peak_rss_mb=_peak_rss_mb(consumer.pid))
-        _stop(consumer)
+        stop_process(consumer)
         report["consumer_exit_code"] = consumer.returncode
         report.update(check(stream, pairs, stored(osmem.url, names["alias"],
                                                   sorted({r["request_id"] for r in stream}))))
@@ -270,7 +261,7 @@ def soak(args: argparse.Namespace, workdir: Path) -> dict:
             report["consumer_log_tail"] = log_path.read_text(errors="replace").splitlines()[-20:]
     finally:
         if consumer is not None:
-            _stop(consumer)
+            stop_process(consumer)
         for server in reversed(started):
             server.stop()
     return report

@@ -32,7 +32,7 @@ from pathlib import Path
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR
 from groundwatch.scorers.pipeline import Scorer
-from infra.server import free_port
+from infra.server import free_port, stop_process
 from infra.stack import start_osmem, start_tansu
 from tests.integration.consumer_support import (
     Names, committed, count_under, create_topics, documents, produce, read_topic, settings_env, settings_for,
@@ -121,13 +121,7 @@ def run_kills(bootstrap: str, opensearch_url: str, encoding: str, traces: int, k
     except Exception as exc:  # noqa: BLE001 - reported as the result, with the end of the consumer's log
         report["error"] = f"{type(exc).__name__}: {exc}"
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+        stop_process(process)
     report["consumer_exit_code"] = process.returncode
     scorer = Scorer.from_config(ScorerConfig(model_dir=str(DEFAULT_MODEL_DIR), backend="fake", use_embeddings=False))
     try:

@@ -3,24 +3,23 @@
 `openinference_app` names its spans and attributes as the OpenInference convention does (the
 names come from openinference-semantic-conventions); `genai_app` as the OpenTelemetry GenAI
 convention does. Both export to an in-memory exporter; `otlp_proto` / `otlp_json` encode the
-finished spans with the SDK's own OTLP encoder, and OTLP/JSON as the Collector marshals it
+finished spans as `groundwatch produce --as-traces` does (the SDK's own OTLP encoder), OTLP/JSON as the Collector marshals it
 (hex trace and span ids, 64-bit integers as strings, enums as integers).
 """
 
 from __future__ import annotations
 
-import base64
 import json
 from dataclasses import dataclass, field
 
-from google.protobuf import json_format
 from openinference.semconv.trace import (DocumentAttributes, MessageAttributes, OpenInferenceSpanKindValues,
                                          RerankerAttributes, SpanAttributes)
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from groundwatch.tools.as_traces import export_request
 
 
 @dataclass
@@ -121,19 +120,12 @@ def genai_app(app: App, question: str, answer: str, docs: list[Doc], *, model: s
 
 def otlp_proto(spans) -> bytes:
     """One ExportTraceServiceRequest, as the SDK's OTLP exporters and the Collector's otlp_proto encoding send it."""
-    return encode_spans(list(spans)).SerializeToString()
+    return export_request(list(spans), "otlp_proto")
 
 
 def otlp_json(spans) -> bytes:
     """The same request in OTLP/JSON as the Collector marshals it: hex ids, enums as integers, int64 as strings."""
-    body = json_format.MessageToDict(encode_spans(list(spans)), use_integers_for_enums=True)
-    for resource_spans in body.get("resourceSpans", []):
-        for scope_spans in resource_spans.get("scopeSpans", []):
-            for span in scope_spans.get("spans", []):
-                for name in ("traceId", "spanId", "parentSpanId"):
-                    if name in span:
-                        span[name] = base64.b64decode(span[name]).hex()
-    return json.dumps(body, separators=(",", ":")).encode()
+    return export_request(list(spans), "otlp_json")
 
 
 ENCODERS = {"otlp_proto": otlp_proto, "otlp_json": otlp_json}
