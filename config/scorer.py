@@ -79,7 +79,10 @@ class ScorerConfig(BaseModel):
     # other half it flags 4.1% of on-topic answers and catches 90.3% of off-topic ones.
     off_topic_threshold: float = Field(0.195, ge=-1, le=1)
     off_topic_min_words: int = Field(4, ge=0)  # shorter answers ("Delhi") are not judged: no relevance record
-    max_batch_tokens: int = 8192
+    # Padded tokens (longest input x inputs) per model batch, of the NLI model and of the embedder. ONNX Runtime keeps
+    # the memory of the largest batch it has run (its CPU arena, which grows with batch x length, attention with
+    # length squared), so this bounds the process's memory (docs/performance.md, "Memory"). Scores do not depend on it.
+    max_batch_tokens: int = Field(2048, ge=1)
     max_batch_size: int = 64
     max_wait_ms: float = 5.0
     max_passages: int = 100

@@ -4,9 +4,10 @@ Builds the scorer as `groundwatch consume` does (default settings, the shipped m
 embedder) and prints the process's RSS after each step: the imports, the scorer (models,
 tokenizers, English tables), the warm-up, then scoring --responses fresh copies of
 examples/responses.jsonl in batches of kafka.batch_size, with the scorer's caches' sizes at the
-end. Run it under different environments (MALLOC_ARENA_MAX, ORT settings) to compare.
+end. Run it under different environments (MALLOC_ARENA_MAX, GROUNDWATCH_SCORER__MAX_BATCH_TOKENS) to
+compare; --output saves the RSS of each step and the peak (docs/performance.md renders it).
 
-    python -m infra.consumer_memory [--responses 2000]
+    python -m infra.consumer_memory [--responses 2000] [--output FILE]
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import ctypes
 import gc
 import json
 import os
+import resource
+import sys
 import time
 from pathlib import Path
 
@@ -37,8 +40,15 @@ def anon_mb() -> float:
     return float("nan")
 
 
-def step(name: str, started: float) -> None:
-    print(json.dumps({"step": name, "rss_mb": round(rss_mb(), 1), "anon_mb": round(anon_mb(), 1),
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+def step(name: str, started: float, steps: dict | None = None) -> None:
+    rss = round(rss_mb(), 1)
+    if steps is not None:
+        steps[name] = rss
+    print(json.dumps({"step": name, "rss_mb": rss, "anon_mb": round(anon_mb(), 1),
                       "s": round(time.monotonic() - started, 1), "cpu_s": round(time.process_time(), 1)}), flush=True)
 
 
@@ -48,15 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-ort-arena", action="store_true",
                         help="ONNX Runtime sessions without the CPU memory arena (an experiment)")
     parser.add_argument("--with-torch", action="store_true",
-                        help="let spaCy import torch where it is installed (consume does not)")
+                        help="import torch first, as a process that also uses it would (the commands keep it "
+                             "out on the ONNX backend)")
+    parser.add_argument("--output", metavar="FILE", help="also write each step's RSS and the peak as JSON")
     args = parser.parse_args(argv)
-    if not args.with_torch:
-        from groundwatch.scorers.english.lemmas import import_spacy_without_torch
-
-        import_spacy_without_torch()
+    if args.with_torch:
+        import torch  # noqa: F401 - its memory is what this measures
     if args.no_ort_arena:
         _without_ort_arena()
-    started = time.monotonic()
+    started, steps = time.monotonic(), {}
     step("python", started)
     from groundwatch.commands.common import build_scorer
     from groundwatch.config.settings import Settings
@@ -67,15 +77,17 @@ def main(argv: list[str] | None = None) -> int:
 
     step("imports", started)
     settings = Settings()
-    scorer = build_scorer(settings)
-    step("scorer_built", started)
+    scorer = build_scorer(settings)  # as the commands build it: torch kept out on the ONNX backend
+    step("scorer_built", started, steps)
     scorer.backend.warmup()
-    step("warmed_up", started)
+    step("warmed_up", started, steps)
     values = traffic(ROOT / "examples" / "responses.jsonl", args.responses, "mem")
     batch = settings.kafka.batch_size
     for start in range(0, len(values), batch):
         scorer.score([parse_response(v) for v in values[start:start + batch]])
-        step(f"scored_{min(start + batch, len(values))}", started)
+        step(f"scored_{min(start + batch, len(values))}", started, steps)
+    if args.output:
+        write_report(args.output, settings, steps, args.with_torch, len(values))
     print(json.dumps({"env": {k: os.environ[k] for k in ("MALLOC_ARENA_MAX",) if k in os.environ},
                       "pair_cache_entries": len(scorer.pairs._cache),
                       "byte_caches_estimated_mb": round(total_bytes() / MB, 1),
@@ -94,6 +106,17 @@ def main(argv: list[str] | None = None) -> int:
             step(f"cleared {cache.name or 'cache'} ({estimated / MB:.1f} MB estimated)", started)
     scorer.close()
     return 0
+
+
+def write_report(path: str, settings, steps: dict, with_torch: bool, responses: int) -> None:
+    """The figure's source: RSS after each step, the peak so far (ru_maxrss may lag a step's VmRSS by a page or
+    two), and what it depends on."""
+    report = {"responses": responses, "kafka_batch_size": settings.kafka.batch_size,
+              "max_batch_tokens": settings.scorer.max_batch_tokens, "max_batch_size": settings.scorer.max_batch_size,
+              "backend": settings.scorer.backend, "torch_imported": "torch" in sys.modules,
+              "torch_imported_first": with_torch, "rss_mb": steps,
+              "peak_rss_mb": round(max(peak_rss_mb(), *steps.values()), 1)}
+    Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def _without_ort_arena() -> None:

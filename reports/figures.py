@@ -831,5 +831,29 @@ def _performance(data: list[dict]) -> str:
             f"({', '.join(cpu['flags'])}).")
 
 
+
+# Where the consumer's memory goes: its scorer at the defaults, with the previous batch budget, with torch imported.
+MEMORY = "python -m infra.consumer_memory --responses 192 --output docs/figures/{}.json"
+
+
+@figure("consumer-memory", Source("docs/figures/consumer-memory.json", MEMORY.format("consumer-memory")),
+        Source("docs/figures/consumer-memory-8192.json",
+               "GROUNDWATCH_SCORER__MAX_BATCH_TOKENS=8192 " + MEMORY.format("consumer-memory-8192")),
+        Source("docs/figures/consumer-memory-torch.json",
+               MEMORY.format("consumer-memory-torch").replace(" --output", " --with-torch --output")))
+def _consumer_memory(data: list[dict]) -> str:
+    steps = {"scorer_built": "scorer built", "warmed_up": "first pair scored"}
+    heads = [f"`max_batch_tokens` {r['max_batch_tokens']}" + (", torch imported" if r["torch_imported"] else "")
+             for r in data]
+    rows = [[steps.get(k, f"after {k.removeprefix('scored_')} responses")] + [f"{r['rss_mb'][k]:.0f}" for r in data]
+            for k in data[0]["rss_mb"]]
+    rows.append(["**peak**"] + [f"**{r['peak_rss_mb']:.0f}**" for r in data])
+    first = data[0]
+    return (markdown_table(["RSS, MB"] + heads, rows) + f"\n\nThe shipped NLI model and the embedder on "
+            f"`{first['backend']}`, each column at the default settings but for what its heading names; "
+            f"{first['responses']} responses scored {first['kafka_batch_size']} at a time (`kafka.batch_size`), "
+            "copies of `examples/responses.jsonl` under new ids.")
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -136,7 +136,7 @@ class Scorer:
         from groundwatch.scorers.nli.factory import backend_for
 
         backend = backend_for(config)
-        embedder = Embedder() if config.use_embeddings else None
+        embedder = Embedder(batch_tokens=config.max_batch_tokens) if config.use_embeddings else None
         return cls(config, backend, embedder, **kwargs)
 
     def close(self) -> None:

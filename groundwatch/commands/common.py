@@ -89,10 +89,14 @@ def opensearch_settings(args):
 
 
 def build_scorer(settings: Settings, **kwargs):
-    """The Python API's scorer (groundwatch.api.build_scorer), after checking the model directory."""
+    """The Python API's scorer (groundwatch.api.build_scorer), after checking the model directory.
+    Off the torch backend, torch stays out of the process: spaCy would import it, for no use here."""
+    from groundwatch.scorers.english.lemmas import import_spacy_without_torch
     from groundwatch.scorers.nli.factory import check_model_dir
 
     check_model_dir(settings.scorer.model_dir, settings.scorer.backend)  # before the pipeline's imports
+    if settings.scorer.backend != "torch":
+        import_spacy_without_torch()
     from groundwatch.api import build_scorer as api_build_scorer
 
     return api_build_scorer(settings, **kwargs)

@@ -27,7 +27,6 @@ def run(args) -> int:
     from groundwatch.export.metrics import Metrics
     from groundwatch.export.metrics_server import Health, MetricsServer
     from groundwatch.scorers.errors import ModelLoadError
-    from groundwatch.scorers.english.lemmas import import_spacy_without_torch
 
     settings = settings_from(args)
     start_logging(args, settings.log_format, settings.log_level)  # --quiet / --verbose win
@@ -49,7 +48,6 @@ def run(args) -> int:
     server = MetricsServer(metrics.registry, health, settings.metrics.host, settings.metrics.port)
     log.info("metrics_listening", host=server.host, port=server.port)
     try:
-        import_spacy_without_torch()  # the guards' tokenizer needs no torch: ~140 MB less where torch is installed
         try:
             scorer = build_scorer(settings, stage_timer=metrics.observe_stage, on_batch=metrics.observe_nli_batch)
         except ModelLoadError as exc:

@@ -53,8 +53,9 @@ def import_spacy_without_torch() -> None:
 
     thinc imports torch whenever it is installed (a development or training install): about 140 MB
     of resident memory in a process that only needs the blank tokenizer. For processes of our own
-    (`groundwatch consume`): a library user's spaCy models may need thinc's torch support, so the
-    Python API does not call this. A no-op when spaCy, thinc or torch is already imported.
+    on a backend other than torch (the commands' build_scorer: `consume`, `serve`, `score`): a library
+    user's spaCy models may need thinc's torch support, so the Python API does not call this. A no-op
+    when spaCy, thinc or torch is already imported.
     """
     if any(name in sys.modules for name in ("spacy", "thinc", "torch")):
         return

@@ -29,14 +29,15 @@ log = get_logger(__name__)
 
 DEFAULT_EMBEDDER_DIR = Path(__file__).resolve().parents[1] / "models" / "all-minilm-l6-v2"
 MODEL_FILE = "model.onnx"
-BATCH_TOKENS = 8192  # padded tokens per forward pass (longest x texts)
+BATCH_TOKENS = 2048  # padded tokens per forward pass (longest x texts); the scorer passes scorer.max_batch_tokens
 BATCH_TEXTS = 64
 
 
 class Embedder:
     """Unit-length vectors, one per text, cached by text."""
 
-    def __init__(self, model_dir: str | Path | None = None, cache_bytes: int = 32 * MB, threads: int | None = None):
+    def __init__(self, model_dir: str | Path | None = None, cache_bytes: int = 32 * MB, threads: int | None = None,
+                 batch_tokens: int = BATCH_TOKENS):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -47,6 +48,7 @@ class Embedder:
         except Exception as exc:  # noqa: BLE001 - OSError, JSON or tokenizers errors: one message
             raise ModelLoadError(f"embedder {self.model_dir} unreadable: {exc}") from exc
         self.dimension = int(settings["dimension"])
+        self.batch_tokens = batch_tokens  # ONNX Runtime keeps the memory of the largest batch: this bounds it
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(int(settings["max_seq_length"]))
         options, budget = deterministic_session_options(threads)
@@ -77,7 +79,7 @@ class Embedder:
         while start < len(order):
             end = start + 1
             while (end < len(order) and end - start < BATCH_TEXTS
-                   and len(encodings[order[end]].ids) * (end - start + 1) <= BATCH_TOKENS):
+                   and len(encodings[order[end]].ids) * (end - start + 1) <= self.batch_tokens):
                 end += 1
             rows = order[start:end]
             out[rows] = self._forward([encodings[i] for i in rows])

@@ -80,7 +80,7 @@ class BatchStats:
 
 
 class DynamicBatcher:
-    def __init__(self, backend: NLIBackend, max_batch_tokens: int = 8192, max_batch_size: int = 64,
+    def __init__(self, backend: NLIBackend, max_batch_tokens: int = 2048, max_batch_size: int = 64,
                  max_wait_ms: float = 5.0, max_queue: int = 100_000, on_batch=None):
         self.backend = backend
         self.max_batch_tokens = max_batch_tokens

@@ -22,6 +22,7 @@ SLOW = (
     "test_shortcut_cues.py::test_no_recipe_row_ties_a_label_to_the_cue",
     "test_cli_outputs.py::test_a_reader_that_stops_early_gets_no_traceback",
     "test_api.py::test_the_shipped_model_on_example_responses",
+    "test_consumer_memory.py::",                       # the shipped models over 128 responses, RSS
 )
 
 

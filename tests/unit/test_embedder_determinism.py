@@ -14,3 +14,8 @@ def test_a_text_alone_and_among_others_gets_the_same_vector():
     alone = Embedder().encode([TEXTS[0]])[0]
     with_others = Embedder().encode(list(reversed(TEXTS)))[2]
     assert np.array_equal(alone, with_others)
+
+
+def test_the_token_budget_changes_the_batches_not_the_vectors():
+    small = Embedder(batch_tokens=32)  # the long text in a batch of its own, not padded beside the others
+    assert np.array_equal(small.embed(TEXTS), Embedder(batch_tokens=8192).embed(TEXTS))

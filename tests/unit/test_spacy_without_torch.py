@@ -1,12 +1,16 @@
-"""`groundwatch consume` imports spaCy without letting thinc import torch (about 140 MB of RSS in a
-development install), and torch still imports afterwards for whoever needs it."""
+"""The commands import spaCy without letting thinc import torch (about 140 MB of RSS in a development
+install) unless the torch backend is chosen, and torch still imports afterwards for whoever needs it."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "responses.jsonl"
 
 SCRIPT = """
 import sys
@@ -28,3 +32,24 @@ def test_the_tokenizer_works_without_torch_and_torch_still_imports():
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "ok"
+
+
+COMMAND = """
+import sys
+from groundwatch.cli import main
+assert main(["score", "--input", sys.argv[1], "--output", sys.argv[2], "--no-progress"]) == 0
+print("torch" in sys.modules)
+"""
+
+
+def test_the_commands_score_on_onnx_without_torch_in_the_process(tmp_path):
+    """`score`, `serve` and `consume` build their scorer alike (commands/common.build_scorer)."""
+    pytest.importorskip("spacy")
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed: nothing could import it")
+    source = tmp_path / "two.jsonl"
+    source.write_text("".join(EXAMPLES.read_text(encoding="utf-8").splitlines(keepends=True)[:2]), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", COMMAND, str(source), str(tmp_path / "verdicts.jsonl")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "False", "torch was imported on the ONNX path"
