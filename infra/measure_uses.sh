@@ -31,8 +31,6 @@ for set in controls:examples/controls guards:examples/guards examples:examples; 
 done
 .venv/bin/python -m groundwatch.evaluation.probing.controls "$dir/controls.jsonl" -o "$dir/controls.json" > /dev/null
 .venv/bin/python examples/compare.py "$dir/examples.jsonl" --json "$dir/examples.json" > /dev/null
-.venv/bin/python examples/compare.py "$dir/guards.jsonl" --expected examples/guards/expected.jsonl \
-    --guards both --json "$dir/guards.json" > /dev/null
 .venv/bin/python - "$use" "$dir" "$out" <<'EOF'
 import json, os, sys
 from pathlib import Path
@@ -41,13 +39,33 @@ from groundwatch.config.scorer import ScorerConfig
 
 use, folder, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 read = lambda name: json.loads((folder / name).read_text())
+
+
+def probe(path: Path, expected: Path) -> dict:
+    """Guard-probe agreement of the saved verdicts (not re-decided from the small model's evidence, which a
+    second opinion overrules), per family; NOT_SUPPORTED accepts CONTRADICTED or NOT_ENOUGH_INFO."""
+    records = {r["request_id"]: r for r in map(json.loads, path.read_text().splitlines())}
+    out = {"claims": 0, "agree": 0, "by_family": {}}
+    for exp in map(json.loads, expected.read_text().splitlines()):
+        for entry in exp["claims"]:
+            claim = next(c for c in records[exp["request_id"]]["claims"] if entry["contains"].lower() in c["text"].lower())
+            want, got = entry["expected"], claim["verdict"]
+            ok = got in ("CONTRADICTED", "NOT_ENOUGH_INFO") if want == "NOT_SUPPORTED" else got == want
+            family = out["by_family"].setdefault(exp["case"], {"claims": 0, "agree": 0, "verdicts": {}})
+            for row in (out, family):
+                row["claims"] += 1
+                row["agree"] += ok
+            family["verdicts"][got] = family["verdicts"].get(got, 0) + 1
+    return out
+
+
 claims = [c for name in ("controls", "guards", "examples")
           for line in (folder / f"{name}.jsonl").read_text().splitlines() if line.strip()
           for c in json.loads(line)["claims"] if c["verdict"] != "SKIPPED"]
 second = [c["second_opinion"] for c in claims if c.get("second_opinion")]
 models = sorted({json.loads(line)["model"] for line in (folder / "controls.jsonl").read_text().splitlines()})
 result = {"use": use, "model": models, "controls": read("controls.json"), "examples": read("examples.json"),
-          "guard_probe": read("guards.json"),
+          "guard_probe": probe(folder / "guards.jsonl", Path("examples/guards/expected.jsonl")),
           "second_opinion": {"model": second[0]["model"] if second else None, "claims": len(claims),
                              "margin": float(os.environ.get("GROUNDWATCH_SCORER__SECOND_OPINION_MARGIN",
                                                             ScorerConfig().second_opinion_margin)),
@@ -62,5 +80,5 @@ r, p = result["controls"]["rewordings"], result["controls"]["pairs"]
 print(f"{use}: rewordings SUPPORTED {r['supported']}/{r['claims']}, CONTRADICTED {r['contradicted']}, weakest "
       f"{r['worst_family']}; pairs not SUPPORTED {p['not_supported']}/{p['claims']}; examples "
       f"{result['examples']['claims_agree']}/{result['examples']['claims']}; guard probe "
-      f"{result['guard_probe']['agree']['guards-on']}/{result['guard_probe']['claims']}")
+      f"{result['guard_probe']['agree']}/{result['guard_probe']['claims']}")
 EOF

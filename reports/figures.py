@@ -853,10 +853,10 @@ def _use_rows(d: dict) -> dict[str, str]:
             "weakest rewording family SUPPORTED": f"{r['worst_family']} {100 * r['worst_family_supported_share']:.0f}%",
             "control minimal pairs not SUPPORTED": _rate(p["not_supported"], p["claims"]),
             "examples agreeing with the expected verdicts": f"{d['examples']['claims_agree']} of {d['examples']['claims']}",
-            "guard probe agreeing with the expected verdicts": _rate(probe["agree"]["guards-on"], probe["claims"])}
+            "guard probe agreeing with the expected verdicts": _rate(probe["agree"], probe["claims"])}
     wrong = [f for name, f in probe["by_family"].items() if GUARD_FAMILIES.get(name) == "CONTRADICTED"]
     rows["guard probe CONTRADICTED where expected"] = _rate(
-        sum(f["guards-on"]["verdicts"].get("CONTRADICTED", 0) for f in wrong), sum(f["claims"] for f in wrong))
+        sum(f["verdicts"].get("CONTRADICTED", 0) for f in wrong), sum(f["claims"] for f in wrong))
     second = d.get("second_opinion")
     rows["claims the larger model re-read"] = _rate(second["escalated"], second["claims"]) if second else "none"
     rows["of those, verdict changed"] = str(second["changed"]) if second else ""
