@@ -12,7 +12,6 @@ future, so a hung backend cannot hold the caller past its deadline.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from groundwatch.scorers.english.lemmas import warmup as lemma_warmup
 from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from groundwatch.scorers.english.language import not_english
 from groundwatch.scorers.identity import content_hash
-from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.base import NLIBackend, model_version
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.english.numbers import passage_quantities
@@ -87,14 +86,6 @@ class _Prepared:
     claims: list[_PreparedClaim]
     chunks: list[Chunk]
     index: EvidenceIndex | None = None
-
-
-def model_version(backend: NLIBackend) -> str:
-    path = backend.model_dir / "model.onnx"
-    if not path.exists():
-        path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
-    return f"{backend.name}@{digest}"
 
 
 class Scorer:
