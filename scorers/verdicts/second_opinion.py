@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ModelLoadError
-from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.base import NLIBackend, model_version
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.records import ClaimVerdict, Evidence, Verdict
@@ -139,7 +139,6 @@ def load_second_opinion(config, thresholds: Thresholds, on_batch=None) -> Second
         return None
     from groundwatch.scorers.english.polarity_form import polarity_form
     from groundwatch.scorers.nli.factory import load_backend
-    from groundwatch.scorers.pipeline import model_version
 
     try:
         backend = load_backend(config.second_opinion, config.backend, config.providers, config.max_length,
