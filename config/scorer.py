@@ -79,6 +79,14 @@ class ScorerConfig(BaseModel):
     # other half it flags 4.1% of on-topic answers and catches 90.3% of off-topic ones.
     off_topic_threshold: float = Field(0.195, ge=-1, le=1)
     off_topic_min_words: int = Field(4, ge=0)  # shorter answers ("Delhi") are not judged: no relevance record
+    # A larger NLI model as a second opinion (docs/models.md, "A second opinion"): its ONNX directory, or None (off,
+    # the default). The shipped model scores every pair; the larger one re-scores every claim the shipped one would
+    # make CONTRADICTED (a verified mismatch aside) and those with a premise in the uncertain band, and decides them:
+    # CONTRADICTED then needs its contradiction. Same backend, providers, threads, batch settings and thresholds.
+    second_opinion: str | None = None
+    # The uncertain band: a premise's entailment within this of its entailment threshold. 0: no band, only the
+    # claims about to be CONTRADICTED are re-read.
+    second_opinion_margin: float = Field(0.15, ge=0, le=0.5)
     # Padded tokens (longest input x inputs) per model batch, of the NLI model and of the embedder. ONNX Runtime keeps
     # the memory of the largest batch it has run (its CPU arena, which grows with batch x length, attention with
     # length squared), so this bounds the process's memory (docs/performance.md, "Memory"). Scores do not depend on it.

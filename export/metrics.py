@@ -105,6 +105,10 @@ class Metrics:
         self.conflicting_duplicates = Counter("groundwatch_conflicting_duplicates", "Verdicts stored beside a "
                                               "different response under the same request id (both flagged "
                                               "conflicting_duplicate).", registry=r)
+        # Over groundwatch_claims_total: the share of claims the larger model re-read (scorer.second_opinion).
+        self.second_opinion = Counter("groundwatch_second_opinion_claims", "Claims the second opinion's larger model "
+                                      "re-read, by why and outcome (rescored: its verdict counts).",
+                                      ["reason", "outcome"], registry=r)
         self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
@@ -147,6 +151,8 @@ class Metrics:
             self.responses.labels("all_supported" if v.response.all_supported else "has_unsupported", *key).inc()
             for claim in v.claims:
                 self.claims.labels(claim.verdict.value, claim.severity, *key).inc()
+                if claim.second_opinion:
+                    self.second_opinion.labels(claim.second_opinion["reason"], claim.second_opinion["outcome"]).inc()
             if v.context_conflicts:
                 self.context_conflicts.inc(len(v.context_conflicts))
             if v.action is not None:

@@ -855,5 +855,50 @@ def _consumer_memory(data: list[dict]) -> str:
             "copies of `examples/responses.jsonl` under new ids.")
 
 
+# Which use of the larger model pays: the shipped model alone, with the larger one as second opinion, the larger
+# one alone; controls, examples and guard probe scored by each (infra/measure_uses.sh). The larger model's export is
+# not in the repository (only its training run's compact copy): those two files are kept measurements.
+MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
+                     "OUT`, DIR the all-mpnet-base-v2 run 1 copy in training/runs/mpnet-run1 (the step its "
+                     "progress.json names) materialised and exported with `groundwatch export-model --precision "
+                     "int8-rows`")
+MODEL_USES = (Source("docs/figures/model-uses-small.json",
+                     "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
+              Source("docs/figures/model-uses-second-opinion.json",
+                     MODEL_USES_LARGER.format(use="second-opinion"), kept=True),
+              Source("docs/figures/model-uses-larger.json", MODEL_USES_LARGER.format(use="larger"), kept=True))
+
+
+def _use_rows(d: dict) -> dict[str, str]:
+    r, p = d["controls"]["rewordings"], d["controls"]["pairs"]
+    probe = d["guard_probe"]
+    rows = {"control rewordings SUPPORTED": _rate(r["supported"], r["claims"]),
+            "control rewordings CONTRADICTED": _rate(r["contradicted"], r["claims"]),
+            "weakest rewording family SUPPORTED": f"{r['worst_family']} {100 * r['worst_family_supported_share']:.0f}%",
+            "control minimal pairs not SUPPORTED": _rate(p["not_supported"], p["claims"]),
+            "examples agreeing with the expected verdicts": f"{d['examples']['claims_agree']} of {d['examples']['claims']}",
+            "guard probe agreeing with the expected verdicts": _rate(probe["agree"], probe["claims"])}
+    wrong = [f for name, f in probe["by_family"].items() if GUARD_FAMILIES.get(name) == "CONTRADICTED"]
+    rows["guard probe CONTRADICTED where expected"] = _rate(
+        sum(f["verdicts"].get("CONTRADICTED", 0) for f in wrong), sum(f["claims"] for f in wrong))
+    second = d.get("second_opinion")
+    rows["claims the larger model re-read"] = _rate(second["escalated"], second["claims"]) if second else "none"
+    rows["of those, verdict changed"] = str(second["changed"]) if second else ""
+    return rows
+
+
+@figure("model-uses", *MODEL_USES)
+def _model_uses(data: list[dict]) -> str:
+    columns = [_use_rows(d) for d in data]
+    targets = {**FALSE_ALARM_TARGETS, "guard probe agreeing with the expected verdicts": "no family loses"}
+    rows = [[measure, *(c[measure] for c in columns), targets.get(measure, "")] for measure in columns[0]]
+    second = data[1]["second_opinion"]
+    return (markdown_table(["measure", "small alone", "second opinion", "larger alone", "target"], rows)
+            + f"\n\nSmall: `{data[0]['model'][0]}`; larger: `{data[2]['model'][0]}`, as second opinion with margin "
+            f"{second['margin']} (re-read: {', '.join(f'{k} {n}' for k, n in second['by_reason_outcome'].items())}). "
+            "Every column at the shipped thresholds. Speed is not in this table: `groundwatch bench --paths "
+            "whole_path --second-opinion DIR` measures it on your machine.\n")
+
+
 if __name__ == "__main__":
     sys.exit(main())

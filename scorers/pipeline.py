@@ -12,7 +12,6 @@ future, so a hung backend cannot hold the caller past its deadline.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -35,11 +34,12 @@ from groundwatch.scorers.english.lemmas import warmup as lemma_warmup
 from groundwatch.scorers.guards.stage import arithmetic_guard, guard_claim, recorded, to_check
 from groundwatch.scorers.english.language import not_english
 from groundwatch.scorers.identity import content_hash
-from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.base import NLIBackend, model_version
 from groundwatch.scorers.nli.batcher import DynamicBatcher
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.english.quantities import passage_quantities
 from groundwatch.scorers.verdicts.policy import ActionPolicy
+from groundwatch.scorers.verdicts.second_opinion import Escalated, SecondOpinion, load_second_opinion
 from groundwatch.scorers.english.polarity_form import polarity_form
 from groundwatch.scorers.evidence.recency import superseded
 from groundwatch.scorers.records import Check, ClaimVerdict, Evidence, ResponseVerdict, Verdict
@@ -88,18 +88,10 @@ class _Prepared:
     index: EvidenceIndex | None = None
 
 
-def model_version(backend: NLIBackend) -> str:
-    path = backend.model_dir / "model.onnx"
-    if not path.exists():
-        path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
-    return f"{backend.name}@{digest}"
-
-
 class Scorer:
     def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
                  stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None,
-                 corpus=None, corpus_settings=None, judge=None):
+                 corpus=None, corpus_settings=None, judge=None, second_opinion: SecondOpinion | None = None):
         self.config = config
         self.backend = backend
         self.embedder = embedder
@@ -107,9 +99,12 @@ class Scorer:
         self.model = model_version(backend)
         self.combiner = (load_combiner(combiner_path(config.combiner_path, backend.model_dir), self.model)
                          if config.verdict_rule == "combiner" else None)
+        # The larger model for the uncertain and the about-to-be-CONTRADICTED claims; None: off (the default)
+        self.second_opinion = second_opinion or load_second_opinion(config, self.thresholds, on_batch)
         # Model + combiner + deciding settings (scorers/version.py): in every document id and verdict metric.
         self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None,
-                                      judge.version() if judge is not None else None)
+                                      judge.version() if judge is not None else None,
+                                      self.second_opinion.version() if self.second_opinion else None)
         self.judge = judge  # the LLM judge for the uncertain band (scorers/verdicts/judge/); None: off (the default)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
@@ -141,6 +136,8 @@ class Scorer:
 
     def close(self) -> None:
         self.batcher.close()
+        if self.second_opinion is not None:
+            self.second_opinion.close()
         if self.judge is not None:
             self.judge.close()
 
@@ -425,6 +422,8 @@ class Scorer:
         scored_at = datetime.now(timezone.utc).isoformat()
         out = [p if isinstance(p, ScoringError) else self._claim_verdicts(p, conflict_jobs, scored_at, deadline)
                for p in prepared]
+        if self.second_opinion is not None:
+            self._second_opinion(prepared, out, deadline)
         self._timer("inference", time.perf_counter() - start)
         self._timer("guards", self._guard_seconds)
         self._guard_seconds = 0.0
@@ -471,6 +470,23 @@ class Scorer:
             return exc
         except Exception as exc:  # noqa: BLE001
             return ScoringError.wrap(stage, exc)
+
+    def _second_opinion(self, prepared: list, out: list, deadline: Deadline) -> None:
+        """The larger model re-reads the escalated claims of every response at once (one submission, so they
+        share its batches); each premise it re-scores is one the small model scored, found by its rank."""
+        escalated, seen = [], 0
+        for p, verdict in zip(prepared, out):
+            if not isinstance(verdict, ResponseVerdict):
+                continue
+            claims = {c.index: c for c in p.claims}
+            for claim in verdict.claims:
+                seen += claim.scored
+                reason = self.second_opinion.escalation(claim)
+                if reason is not None:
+                    c = claims[claim.index]
+                    premises = [(e, c.candidates[e.rank].text, c.hypothesis) for e in claim.evidence]
+                    escalated.append(Escalated(claim, reason, premises))
+        self.second_opinion.review(escalated, seen, deadline)
 
     def _finish(self, out: list, responses: list[Response], deadline: Deadline) -> None:
         """The judge's answers and the signals, then the one decision per response, then the action policy."""

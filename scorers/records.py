@@ -74,6 +74,9 @@ class ClaimVerdict:
     # The LLM judge's review (scorers/verdicts/judge/), when the judge is enabled and the claim was in its band:
     # outcome, the judge's verdict and reason, its raw reply, the small model's verdict. Absent otherwise.
     judge: dict | None = None
+    # The larger model's re-reading (scorers/verdicts/second_opinion.py), when scorer.second_opinion is set and the
+    # claim was escalated: why, its outcome, its verdict and best scores, the small model's verdict. Absent otherwise.
+    second_opinion: dict | None = None
 
     @property
     def scored(self) -> bool:
@@ -171,7 +174,7 @@ class ResponseVerdict:
 
 
 # Optional fields left out of a record while unset, so a record without them is what it was before they existed.
-OMITTED_WHEN_NONE = frozenset({"judge", "content_hash"})
+OMITTED_WHEN_NONE = frozenset({"judge", "second_opinion", "content_hash"})
 
 
 def _plain(items):

@@ -88,7 +88,7 @@ def whole_path_table(w: dict) -> list[str]:
             f"{w['nli_vs_cross_encoder']:.2f}x; median of {w['repeats']} interleaved repeats",
             f"cold start (process start to first verdict, median of {len(cold['runs_s'])}): "
             f"{cold['first_verdict_s']:.2f} s; groundwatch score over the file: {cold['whole_file_s']:.1f} s, "
-            f"peak RSS {cold['peak_rss_mb']} MiB"]
+            f"peak RSS {cold['peak_rss_mb']} MiB"] + second_opinion_line(w.get("second_opinion"))
 
 
 def trace_path_table(t: dict) -> list[str]:
@@ -102,3 +102,11 @@ def trace_path_table(t: dict) -> list[str]:
             f"{t['responses']} responses from {t['traces']} SDK traces, the same responses on every path; "
             f"verdicts identical: {'yes' if t['verdicts_identical'] else 'NO'}; median of {t['repeats']} "
             "interleaved repeats"]
+
+
+def second_opinion_line(s: dict | None) -> list[str]:
+    if not s:
+        return []
+    return [f"with the second opinion {s['model']} (margin {s['margin']}): {s['responses_per_s']:.2f} responses/s, "
+            f"{s['vs_small_alone']:.2f}x the small model alone; it re-read {100 * s['share_escalated']:.0f}% of "
+            f"{s['claims']} claims ({', '.join(f'{k} {n}' for k, n in sorted(s['escalated'].items()))})"]

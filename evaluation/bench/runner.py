@@ -44,6 +44,7 @@ class BenchSpec:
     nli_data: Path | None = None    # NLI training data: held-out validation pairs and static-int8 calibration
     validation_pairs: int = 1000    # held-out pairs for the precision options' agreement with fp32
     repeats: int = 3                # interleaved repeats of the options and tokenize-once timings
+    second_opinion: Path | None = None  # whole_path: also time the scorer with this larger model as second opinion
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
@@ -104,7 +105,8 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
         payload = {"pairs": pairs, "responses": responses, "model_dir": str(spec.model_dir),
                    "torch_checkpoint": str(checkpoint), "onnx_fp32": str(onnx_fp32),
                    "batch_size": spec.batch_size, "max_length": spec.max_length, "providers": "cpu",
-                   "reference_pairs": spec.reference_pairs, "threads": spec.threads, "repeats": spec.repeats}
+                   "reference_pairs": spec.reference_pairs, "threads": spec.threads, "repeats": spec.repeats,
+                   "second_opinion": str(spec.second_opinion) if spec.second_opinion else None}
         if "nli_options" in paths:
             payload.update(_options_payload(spec, checkpoint, Path(onnx_fp32), Path(tmp), pairs, notes))
         results = {}

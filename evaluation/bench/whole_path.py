@@ -9,6 +9,8 @@ interleaved so both see the same machine:
 - throughput with the batcher full: all responses in one scorer call, against one predict call over all
   their candidates; and groundwatch's NLI path alone (PairScorer) over the same candidates;
 - latency one response at a time: scorer.score([response]) against predict(its candidates);
+with `second_opinion` (a larger model's directory), the same scorer with it as scorer.second_opinion is timed
+in the same interleaved loop, and the share of claims it re-read is reported;
 then in fresh processes (evaluation/bench/cold_start.py): cold start, process start to the first verdict
 written by `groundwatch score`, median of 3 (warm page cache), and its peak RSS over the whole file.
 """
@@ -50,10 +52,10 @@ def run_whole_path(spec: dict) -> dict:
     backend = backend_for(config, "onnx")
     backend.warmup()
 
-    def fresh(**updates) -> Scorer:  # empty pair cache, empty embedding cache
+    def fresh(opinion=None, **updates) -> Scorer:  # empty pair cache, empty embedding cache
         embedder = Embedder()
         embedder.encode(["warm up the embedding model"])
-        return Scorer(config.model_copy(update=updates), backend, embedder)
+        return Scorer(config.model_copy(update=updates), backend, embedder, second_opinion=opinion)
 
     responses = [parse_response(r) for r in spec["responses"]]
     probe = fresh(evidence_cascade=False)
@@ -68,7 +70,10 @@ def run_whole_path(spec: dict) -> dict:
 
     predict(pairs[:8])
     seconds: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": [], "groundwatch_nli": []}
-    inputs = {}
+    opinion = _second_opinion(spec, config) if spec.get("second_opinion") else None
+    if opinion is not None:
+        seconds["groundwatch_second_opinion"] = []
+    inputs, escalated = {}, {}
     for _ in range(spec.get("repeats", 3)):  # interleaved: a drift in machine load hits both sides
         scorer = fresh()
         start = time.perf_counter()
@@ -76,6 +81,8 @@ def run_whole_path(spec: dict) -> dict:
         seconds["groundwatch"].append(time.perf_counter() - start)
         scorer.close()  # joins the batcher, which counts a batch after handing out its results
         inputs = {"model_inputs": scorer.batcher.stats.pairs, "tokens": scorer.batcher.stats.real_tokens}
+        if opinion is not None:
+            escalated = _time_second_opinion(fresh, opinion, responses, seconds["groundwatch_second_opinion"])
         start = time.perf_counter()
         predict(pairs)
         seconds["cross_encoder"].append(time.perf_counter() - start)
@@ -96,7 +103,11 @@ def run_whole_path(spec: dict) -> dict:
     scorer.close()
     median = {k: statistics.median(v) for k, v in seconds.items()}
     n = len(responses)
-    return {"responses": n, "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]),
+    if opinion is not None:
+        opinion.close()
+        escalated["responses_per_s"] = n / median["groundwatch_second_opinion"]
+        escalated["vs_small_alone"] = median["groundwatch"] / median["groundwatch_second_opinion"]
+    return {**({"second_opinion": escalated} if opinion is not None else {}), "responses": n, "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]),
             "seconds": seconds,
             "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"]},
             "pairs_per_s": {"groundwatch_nli": len(pairs) / median["groundwatch_nli"],
@@ -105,6 +116,31 @@ def run_whole_path(spec: dict) -> dict:
             "nli_vs_cross_encoder": median["cross_encoder"] / median["groundwatch_nli"],
             "latency_s": {k: _pct(v) for k, v in latency.items()},
             "cold_start": cold_start(spec), "provider": backend.provider, "precision": backend.precision}
+
+
+def _second_opinion(spec: dict, config):
+    """The larger model as second opinion, loaded once (its pair cache is emptied before each timed run)."""
+    from groundwatch.scorers.verdicts.second_opinion import load_second_opinion
+    from groundwatch.scorers.verdicts.thresholds import Thresholds
+
+    config = config.model_copy(update={"second_opinion": spec["second_opinion"]})
+    opinion = load_second_opinion(config, Thresholds.from_config(config))
+    opinion.backend.warmup()
+    return opinion
+
+
+def _time_second_opinion(fresh, opinion, responses, seconds: list[float]) -> dict:
+    """One timed run of the scorer with the second opinion; the claims it re-read, by reason and outcome."""
+    opinion.pairs._cache.clear()
+    opinion.counts.clear()
+    scorer = fresh(opinion, second_opinion=str(opinion.backend.model_dir))
+    start = time.perf_counter()
+    scorer.score(responses)
+    seconds.append(time.perf_counter() - start)
+    scorer.batcher.close()  # the second opinion's batcher serves the next repeat
+    return {"model": opinion.model, "margin": opinion.margin, "claims": opinion.counts["claims"],
+            "escalated": {k: n for k, n in opinion.counts.items() if k != "claims"},
+            "share_escalated": opinion.share_escalated()}
 
 
 def _cli(args: list[str], threads: int | None, stderr=subprocess.PIPE) -> subprocess.Popen:

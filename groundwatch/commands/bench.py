@@ -48,6 +48,9 @@ def register(sub) -> None:
                    help="interleaved repeats of the option and tokenizer timings")
     p.add_argument("--threads", type=int,
                    help="intra-op threads for every path (default: each library's own; 1 on a busy machine)")
+    p.add_argument("--second-opinion", type=Path, metavar="DIR",
+                   help="whole_path: also time groundwatch with this larger ONNX model as the second opinion "
+                        "(scorer.second_opinion), interleaved, and count the claims it re-reads (default: none)")
     add_progress_arg(p)
     p.set_defaults(func=run)
 
@@ -64,6 +67,8 @@ def run(args) -> int:
     from groundwatch.scorers.files import output_path
 
     args.model = args.model or DEFAULT_MODEL_DIR
+    if args.second_opinion and not (args.second_opinion / "model.onnx").exists():
+        return fail(f"--second-opinion {args.second_opinion}: model.onnx not found")
     if not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")
     responses = None if args.synthetic else args.responses or (EXAMPLES if EXAMPLES.exists() else None)
@@ -83,7 +88,8 @@ def run(args) -> int:
                      responses_file=responses, responses=args.n_responses, batch_size=args.batch_size,
                      paths=tuple(p.strip() for p in args.paths.split(",")) if args.paths else None,
                      threads=args.threads, progress=progress_on(args), nli_data=args.nli_data or NLI_DATA,
-                     validation_pairs=args.val_pairs, repeats=args.repeats)
+                     validation_pairs=args.val_pairs, repeats=args.repeats,
+                     second_opinion=args.second_opinion)
     own, skipped = {}, []
     if missing("otlp"):  # the trace path writes its traces with the OpenTelemetry SDK
         skipped.append("trace_path skipped: writing the traces needs pip install 'groundwatch[otlp]'")

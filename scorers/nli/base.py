@@ -11,6 +11,7 @@ model's label order always comes from its config.json id2label.
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from pathlib import Path
 
@@ -80,3 +81,12 @@ class NLIBackend(ABC):
             return len(scores) == 1 and abs(scores[0].entailment + scores[0].neutral + scores[0].contradiction - 1) < 1e-3
         except Exception:  # noqa: BLE001 - health reports, never raises
             return False
+
+
+def model_version(backend: NLIBackend) -> str:
+    """`name@digest` of the backend's model file: in verdict records, cache keys and the scorer version."""
+    path = backend.model_dir / "model.onnx"
+    if not path.exists():
+        path = next(backend.model_dir.glob("*.safetensors"), backend.model_dir / "config.json")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path.exists() else "unknown"
+    return f"{backend.name}@{digest}"

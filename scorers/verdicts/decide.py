@@ -1,9 +1,10 @@
 """Where a claim's verdict is decided, and the response summary computed: the only module that does either.
 
 `decide` reads the model's scores and the checks (the guards' caps among them): the small model's
-verdict. `finalise` takes that, the judge's answer (when the judge is enabled and answered) and
-recency (a contradiction the newer source overrules) and decides each claim's verdict once, then the
-response summary once; nothing rewrites a verdict after it. tests/unit/test_one_decision.py holds
+verdict, and the larger model's where the second opinion re-read a claim. `finalise` takes those, the
+judge's answer (when the judge is enabled and answered) and recency (a contradiction the newer source
+overrules) and decides each claim's verdict once, then the response summary once; nothing rewrites a
+verdict after it. tests/unit/test_one_decision.py holds
 every other module to that."""
 
 from __future__ import annotations
@@ -108,7 +109,17 @@ JUDGE_ANSWERED = frozenset({"judged", "cached"})
 SUPERSEDED_CONTRADICTION = "superseded_contradiction"
 
 
+SECOND_OPINION_ANSWERED = "rescored"
+
+
 def _model_verdict(claim: ClaimVerdict) -> Verdict:
+    """The models' verdict: the larger model's where it re-read the claim (scorers/verdicts/second_opinion.py),
+    else the small model's."""
+    second = claim.second_opinion
+    if second and second.get("outcome") == SECOND_OPINION_ANSWERED:
+        return Verdict(second["verdict"])
+    if second:
+        return Verdict(second["small_model_verdict"])
     return Verdict(claim.judge["small_model_verdict"]) if claim.judge else claim.verdict
 
 
@@ -132,14 +143,17 @@ def judged(claim: ClaimVerdict) -> Verdict:
 def finalise(verdict: ResponseVerdict, passages: list[Passage], superseded: set[int] = frozenset()) -> None:
     """Each claim's verdict once, from its inputs, then the response summary once (in place).
 
-    Inputs: the model's verdict (decide, on the record until now), the judge's answer in `claim.judge`,
-    and `superseded`, the indexes of claims whose contradiction recency overrules
+    Inputs: the model's verdict (decide, on the record until now), the larger model's in
+    `claim.second_opinion` where it re-read the claim, the judge's answer in `claim.judge`, and `superseded`, the indexes of claims whose contradiction recency overrules
     (scorers/evidence/recency.py: only a claim whose judged verdict is CONTRADICTED qualifies)."""
     for claim in verdict.claims:
         if not claim.scored:
             continue
         model, answer = _model_verdict(claim), _judge_answer(claim)
         final = model
+        if claim.second_opinion and model.value != claim.second_opinion["small_model_verdict"] \
+                and "second_opinion_overruled" not in claim.flags:
+            claim.flags.append("second_opinion_overruled")
         if answer is not None:
             if answer is Verdict.NOT_ENOUGH_INFO and claim.judge["verdict"] == Verdict.SUPPORTED.value \
                     and "capped_by_check" not in claim.flags:

@@ -78,3 +78,23 @@ def test_bench_trace_path_scores_the_same_responses_as_traces_and_as_json(tiny_i
     assert trace["responses"] == 3 and trace["verdicts_identical"] and trace["verdicts_compared"] == 3
     assert trace["verdicts_differing"] == {"otlp_proto": 0, "otlp_json": 0}
     assert set(trace["trace_vs_json"]) == {"otlp_proto", "otlp_json"} and trace["responses_per_s"]["json"] > 0
+
+
+def test_whole_path_times_the_second_opinion_beside_the_small_model_alone(tiny_checkpoint, tiny_onnx, tiny_int8,
+                                                                          tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    code = main(["bench", "--paths", "whole_path", "--n-responses", "3", "--synthetic", "--model", str(tiny_int8),
+                 "--torch-checkpoint", str(tiny_checkpoint), "--second-opinion", str(tiny_onnx), "--json", str(out),
+                 "--threads", "1", "--repeats", "2"])
+    assert code == 0, capsys.readouterr().out
+    whole = json.loads(out.read_text())["paths"]["whole_path"]
+    assert len(whole["seconds"]["groundwatch_second_opinion"]) == 2 == len(whole["seconds"]["groundwatch"])
+    second = whole["second_opinion"]
+    assert second["claims"] > 0 and second["responses_per_s"] > 0 and second["vs_small_alone"] > 0
+    assert second["share_escalated"] == sum(second["escalated"].values()) / second["claims"]
+    assert "with the second opinion" in capsys.readouterr().out
+
+
+def test_bench_refuses_a_second_opinion_without_a_model(tmp_path, capsys):
+    assert main(["bench", "--paths", "whole_path", "--second-opinion", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"groundwatch: error: --second-opinion {tmp_path}: model.onnx not found"

@@ -54,6 +54,20 @@ def test_verdicts_counted_by_response_and_claim_verdict():
     assert s[("groundwatch_recall_at_k", (("k", "3"), ("source", "online")))] == 1.0
 
 
+def test_claims_the_second_opinion_re_read_are_counted_by_reason_and_outcome():
+    m = Metrics()
+    read, failed, alone = claim(0, Verdict.NOT_ENOUGH_INFO), claim(1, Verdict.CONTRADICTED), claim(2, Verdict.SUPPORTED)
+    read.second_opinion = {"reason": "contradicted", "outcome": "rescored", "verdict": "NOT_ENOUGH_INFO",
+                           "small_model_verdict": "CONTRADICTED"}
+    failed.second_opinion = {"reason": "uncertain", "outcome": "failed", "verdict": None,
+                             "small_model_verdict": "CONTRADICTED"}
+    m.scored([verdict([read, failed, alone])])
+    s = _samples(m)
+    assert s[("groundwatch_second_opinion_claims_total", (("outcome", "rescored"), ("reason", "contradicted")))] == 1
+    assert s[("groundwatch_second_opinion_claims_total", (("outcome", "failed"), ("reason", "uncertain")))] == 1
+    assert sum(v for (name, _), v in s.items() if name == "groundwatch_second_opinion_claims_total") == 2
+
+
 def test_labels_are_small_vocabularies_never_ids():
     m = Metrics()
     m.scored([verdict([claim(0, Verdict.SUPPORTED)], request_id="req-should-not-appear")])

@@ -53,13 +53,15 @@ def test_label_order_is_read_from_id2label(deberta, tmp_path):
         assert s.contradiction == pytest.approx(row[1], abs=1e-4)
 
 
-def test_export_command_prints_parity(deberta, tmp_path, capsys):
+@pytest.mark.parametrize("precision", ["int8", "int8-rows"])
+def test_export_command_prints_parity(deberta, tmp_path, capsys, precision):
     from groundwatch.cli import main
 
     assert main(["export-model", "--checkpoint", str(deberta), "--output", str(tmp_path / "o"),
-                 "--precision", "int8"]) == 0
+                 "--precision", precision]) == 0
     out = capsys.readouterr().out
     assert "parity on 8 pairs" in out and "argmax agreement" in out
+    assert (tmp_path / "o" / "precision.txt").read_text().strip() == precision
 
 
 def test_export_command_rejects_a_non_checkpoint(tmp_path, capsys):
