@@ -17,19 +17,13 @@ import ctypes
 import gc
 import json
 import os
-import resource
 import sys
 import time
 from pathlib import Path
 
+from groundwatch.evaluation.bench.memory import peak_rss_mb, rss_mb
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def anon_mb() -> float:
@@ -38,10 +32,6 @@ def anon_mb() -> float:
         if line.startswith("Anonymous:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def step(name: str, started: float, steps: dict | None = None) -> None:
@@ -109,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_report(path: str, settings, steps: dict, with_torch: bool, responses: int) -> None:
-    """The figure's source: RSS after each step, the peak so far (ru_maxrss may lag a step's VmRSS by a page or
-    two), and what it depends on."""
+    """The figure's source: RSS after each step, the peak so far (VmHWM, never below a step's
+    VmRSS), and what it depends on."""
     report = {"responses": responses, "kafka_batch_size": settings.kafka.batch_size,
               "max_batch_tokens": settings.scorer.max_batch_tokens, "max_batch_size": settings.scorer.max_batch_size,
               "backend": settings.scorer.backend, "torch_imported": "torch" in sys.modules,

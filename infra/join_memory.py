@@ -11,7 +11,6 @@ RSS, beside the RSS after the first 50 requests (the process without a full buff
 from __future__ import annotations
 
 import argparse
-import resource
 from dataclasses import replace
 
 from confluent_kafka import Message
@@ -19,11 +18,8 @@ from confluent_kafka import Message
 from groundwatch.config.traces import TraceSettings
 from groundwatch.consumer.otlp.decode import decode_request
 from groundwatch.consumer.otlp.join import TraceJoin
+from groundwatch.evaluation.bench.memory import peak_rss_mb
 from tests.otlp_apps import App, Doc, openinference_app, otlp_proto
-
-
-def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         join.add(msg, spans)
         join.release()  # what was evicted leaves, as the consumer scores it
         if i == 50:
-            early = _rss_mb()
+            early = peak_rss_mb()
     print(f"max_held_bytes={args.max_held_bytes} requests={args.requests} request_bytes={len(value)} "
           f"held_traces={len(join)} held_bytes={join.bytes} rss_after_50_requests_mb={early:.1f} "
-          f"peak_rss_mb={_rss_mb():.1f}")
+          f"peak_rss_mb={peak_rss_mb():.1f}")
     return 0
 
 

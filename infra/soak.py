@@ -31,6 +31,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
+from groundwatch.evaluation.bench.memory import peak_rss_mb
 from groundwatch.export.duplicates import CONFLICTING_DUPLICATE
 from groundwatch.scorers.identity import content_hash
 from groundwatch.scorers.jsonl import read_jsonl
@@ -173,17 +174,6 @@ def _wait_committed(bootstrap: str, names: dict, end: int, consumer: subprocess.
         time.sleep(1.0)
 
 
-def _peak_rss_mb(pid: int) -> float | None:
-    """VmHWM: the highest resident set the process has had, read before it is stopped."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return None
-
-
 def stored(opensearch_url: str, alias: str, request_ids: list[str]) -> list[dict]:
     """request_id, content_hash and store_flags of every document stored under these request ids."""
     from opensearchpy import OpenSearch
@@ -250,7 +240,7 @@ def soak(args: argparse.Namespace, workdir: Path) -> dict:
         _wait_committed(tansu.address, names, len(stream), consumer, deadline)
         drained = time.monotonic()
         report.update(produce_s=round(produced - begun, 1), drain_after_produce_s=round(drained - produced, 1),
-                      elapsed_s=round(drained - begun, 1), consumer_peak_rss_mb=_peak_rss_mb(consumer.pid))
+                      elapsed_s=round(drained - begun, 1), consumer_peak_rss_mb=peak_rss_mb(consumer.pid))
         stop_process(consumer)
         report["consumer_exit_code"] = consumer.returncode
         report.update(check(stream, pairs, stored(osmem.url, names["alias"],

@@ -7,23 +7,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+
+from groundwatch.evaluation.bench.memory import peak_rss_mb
 
 MARKER = "BENCH_RESULT "
-
-
-def peak_rss_mb() -> float:
-    """VmHWM: this process's RSS high-water mark, imports and model included.
-
-    Not getrusage's ru_maxrss, which survives exec and so would report the
-    parent's size at fork when the parent is the larger process.
-    """
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> int:

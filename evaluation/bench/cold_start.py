@@ -16,7 +16,7 @@ RSS_MARKER = "BENCH_PEAK_RSS_MB "
 
 
 def _report() -> None:
-    from groundwatch.evaluation.bench.child import peak_rss_mb
+    from groundwatch.evaluation.bench.memory import peak_rss_mb
 
     print(f"{RSS_MARKER}{peak_rss_mb():.1f}", file=sys.stderr, flush=True)
 

@@ -9,7 +9,6 @@ went. A measurement, not a test: nothing here asserts a speed.
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import threading
 import time
@@ -17,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from groundwatch.config.settings import Settings
+from groundwatch.evaluation.bench.memory import peak_rss_mb
 from groundwatch.scorers.jsonl import read_jsonl
 
 
@@ -153,7 +153,7 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
         "claims_per_s": round(claims[0] / elapsed, 2) if done_at else 0.0,
         "latency_p50_s": round(percentile(latencies, 0.50), 3),
         "latency_p99_s": round(percentile(latencies, 0.99), 3),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
         "scorer_share": round(scorer_s[0] / elapsed, 3) if done_at else 0.0,
         "decode_share": round(stage("decode") / elapsed, 3) if done_at else 0.0,
         "opensearch_share": round(stage("sink") / elapsed, 3) if done_at else 0.0,
