@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     # What each holds for real: the RSS given back when it is emptied (freed memory returned by malloc_trim).
     trim()
     step("trimmed", started)
-    scorer.pairs._cache.clear()
+    scorer.pairs.clear()
     trim()
     step("pair_cache_cleared", started)
     for cache in sorted(CACHES, key=lambda c: -c.nbytes):

@@ -42,7 +42,6 @@ def run_whole_path(spec: dict) -> dict:
     from sentence_transformers import CrossEncoder
 
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.scorers.evidence.embedder import Embedder
     from groundwatch.scorers.nli.factory import backend_for
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.schema import parse_response
@@ -52,10 +51,8 @@ def run_whole_path(spec: dict) -> dict:
     backend = backend_for(config, "onnx")
     backend.warmup()
 
-    def fresh(opinion=None, **updates) -> Scorer:  # empty pair cache, empty embedding cache
-        embedder = Embedder()
-        embedder.encode(["warm up the embedding model"])
-        return Scorer(config.model_copy(update=updates), backend, embedder, second_opinion=opinion)
+    def fresh(opinion=None, **updates) -> Scorer:
+        return fresh_scorer(config.model_copy(update=updates), backend, opinion)
 
     responses = [parse_response(r) for r in spec["responses"]]
     probe = fresh(evidence_cascade=False)
@@ -107,8 +104,8 @@ def run_whole_path(spec: dict) -> dict:
         opinion.close()
         escalated["responses_per_s"] = n / median["groundwatch_second_opinion"]
         escalated["vs_small_alone"] = median["groundwatch"] / median["groundwatch_second_opinion"]
-    return {**({"second_opinion": escalated} if opinion is not None else {}), "responses": n, "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]),
-            "seconds": seconds,
+    return {**({"second_opinion": escalated} if opinion is not None else {}), "responses": n,
+            "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]), "seconds": seconds,
             "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"]},
             "pairs_per_s": {"groundwatch_nli": len(pairs) / median["groundwatch_nli"],
                             "cross_encoder": len(pairs) / median["cross_encoder"]},
@@ -116,6 +113,16 @@ def run_whole_path(spec: dict) -> dict:
             "nli_vs_cross_encoder": median["cross_encoder"] / median["groundwatch_nli"],
             "latency_s": {k: _pct(v) for k, v in latency.items()},
             "cold_start": cold_start(spec), "provider": backend.provider, "precision": backend.precision}
+
+
+def fresh_scorer(config, backend, second_opinion=None):
+    """A scorer on the warm `backend` with empty pair and embedding caches, its embedding model warmed up."""
+    from groundwatch.scorers.evidence.embedder import Embedder
+    from groundwatch.scorers.pipeline import Scorer
+
+    embedder = Embedder()
+    embedder.encode(["warm up the embedding model"])
+    return Scorer(config, backend, embedder, second_opinion=second_opinion)
 
 
 def _second_opinion(spec: dict, config):
@@ -131,7 +138,7 @@ def _second_opinion(spec: dict, config):
 
 def _time_second_opinion(fresh, opinion, responses, seconds: list[float]) -> dict:
     """One timed run of the scorer with the second opinion; the claims it re-read, by reason and outcome."""
-    opinion.pairs._cache.clear()
+    opinion.pairs.clear()
     opinion.counts.clear()
     scorer = fresh(opinion, second_opinion=str(opinion.backend.model_dir))
     start = time.perf_counter()

@@ -25,9 +25,8 @@ def run_trace_path(spec: dict) -> dict:
     from groundwatch.config.scorer import ScorerConfig
     from groundwatch.consumer.otlp.assemble import assemble
     from groundwatch.consumer.otlp.decode import decode_request
-    from groundwatch.scorers.evidence.embedder import Embedder
+    from groundwatch.evaluation.bench.whole_path import fresh_scorer
     from groundwatch.scorers.nli.factory import backend_for
-    from groundwatch.scorers.pipeline import Scorer
     from groundwatch.tools.as_traces import CONVENTIONS, TraceWriter, export_request
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
@@ -42,17 +41,12 @@ def run_trace_path(spec: dict) -> dict:
     messages = {path: [Message(topic=path, partition=0, offset=i, value=v, timestamp=(1, 0))
                        for i, v in enumerate(vs)] for path, vs in values.items()}
 
-    def fresh() -> Scorer:
-        embedder = Embedder()
-        embedder.encode(["warm up the embedding model"])
-        return Scorer(config, backend, embedder)
-
     seconds: dict[str, list[float]] = {path: [] for path in messages}
     verdicts: dict[str, dict] = {}
     order = list(messages)
     for repeat in range(spec.get("repeats", 3)):
         for path in order[repeat % len(order):] + order[:repeat % len(order)]:  # each path first once in turn
-            scorer = fresh()
+            scorer = fresh_scorer(config, backend)
             taken, judged = _stage(path, messages[path], scorer, spec["batch_size"])
             scorer.close()
             seconds[path].append(taken)
@@ -82,7 +76,7 @@ def _stage(path: str, messages: list, scorer, batch_size: int) -> tuple[float, d
 
     metrics = Metrics()
     settings = Settings(kafka={"input_format": path if path != "json" else "groundwatch.response.v1"},
-                              scorer=scorer.config)
+                        scorer=scorer.config)
     join = TraceJoin(settings.traces) if path != "json" else None
     limits = Limits.from_config(settings.scorer)
     judged = {}

@@ -58,7 +58,6 @@ _CONDITION = re.compile(r"\b(?:for|on|if|when|unless|in|with|without|outside|exc
 _PRONOUN = re.compile(r"^(?:it|they|this|these|that)$", re.I)
 _AUX = {"is", "are", "was", "were", "be", "been", "being", "will", "would", "can", "could", "may", "might",
         "must", "should", "shall", "do", "does", "did", "has", "have", "had"}
-_NEGATION = FACT_NEGATIONS
 _ADVERBS = {"usually", "typically", "normally", "generally", "always", "often", "currently", "now", "still",
             "also", "already", "sometimes"}
 _KEEP = {"within", "up", "least", "most", "under", "over", "more", "less", "than", "after", "before", "until",
@@ -157,8 +156,8 @@ def _entity(text: str) -> str:
 
 def _attribute(text: str) -> str:
     words = tokens(text)
-    kept = ["not" if w in _NEGATION else w for w in words
-            if w in _NEGATION or w in _KEEP or (w not in STOPWORDS and w not in _AUX)]
+    kept = ["not" if w in FACT_NEGATIONS else w for w in words
+            if w in FACT_NEGATIONS or w in _KEEP or (w not in STOPWORDS and w not in _AUX)]
     if not [w for w in kept if w not in _KEEP and w != "not"]:
         # "has 10 seats", "is 30 days": the auxiliary is the only verb there is
         aux = [w for w in words if w in _AUX]

@@ -40,6 +40,11 @@ class PairScorer:
         self._cache_size = cache_size
         self.cache_hits = 0
 
+    def clear(self) -> None:
+        """Forget every cached score (a benchmark's cold run); pairs in flight are not touched."""
+        with self._lock:
+            self._cache.clear()
+
     def submit(self, pairs: list[Pair], expires_at: float | None = None) -> list[Future]:
         """One future per pair, resolving to its (window-aggregated) NLIScores; pairs not scored by
         `expires_at` (time.monotonic) fail with DeadlineExceeded and are not cached."""

@@ -144,7 +144,8 @@ def finalise(verdict: ResponseVerdict, passages: list[Passage], superseded: set[
     """Each claim's verdict once, from its inputs, then the response summary once (in place).
 
     Inputs: the model's verdict (decide, on the record until now), the larger model's in
-    `claim.second_opinion` where it re-read the claim, the judge's answer in `claim.judge`, and `superseded`, the indexes of claims whose contradiction recency overrules
+    `claim.second_opinion` where it re-read the claim, the judge's answer in `claim.judge`, and
+    `superseded`, the indexes of claims whose contradiction recency overrules
     (scorers/evidence/recency.py: only a claim whose judged verdict is CONTRADICTED qualifies)."""
     for claim in verdict.claims:
         if not claim.scored:

@@ -65,8 +65,7 @@ class Escalated:
 
 class SecondOpinion:
     def __init__(self, backend: NLIBackend, thresholds: Thresholds, margin: float, model: str,
-                 max_batch_tokens: int = 8192, max_batch_size: int = 64, max_wait_ms: float = 5.0,
-                 rewrite=None, on_batch=None):
+                 max_batch_tokens: int, max_batch_size: int, max_wait_ms: float, rewrite=None, on_batch=None):
         if backend.kind.two_way:
             raise ModelLoadError(f"scorer.second_opinion: {backend.model_dir} is a two-way model ({backend.kind.name}); "
                                  "a second opinion must read contradiction (an nli3 model)")
