@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class GuardsConfig(BaseModel):
@@ -27,10 +27,13 @@ class ScorerConfig(BaseModel):
     backend: str = "onnx"         # onnx | torch
     providers: str = "auto"       # auto (CUDA first when present) | cpu | cuda
     threads: int | None = None
-    # An int8-weights model on CPU: MatMuls in int8 with row-local activation scales (fastest where the CPU has
-    # VNNI), or false: the weights folded to fp32 at load, the same scores as the fp32 export and faster on
-    # CPUs with AVX2 only (docs/models.md, "Deterministic inference"). Both are batch-invariant.
-    int8_compute: bool = True
+    # How an int8-weights model computes on CPU (docs/models.md, "Deterministic inference"); every mode is
+    # batch-invariant. rows: int8 MatMuls with each token's activations quantised from that token alone
+    # (scorers/nli/row_int8.py), the fastest where the CPU has int8 dot products (AVX-512 VNNI, AVX-VNNI, AMX);
+    # blocks: ONNX Runtime's MatMulNBits, activations quantised per token and block of 32; fp32: the weights
+    # folded to fp32 at load, the fp32 export's scores, the fastest on CPUs with AVX2 only. auto: rows where
+    # the CPU has int8 dot products, else fp32. true and false read as auto and fp32.
+    int8_compute: Literal["auto", "rows", "blocks", "fp32"] = "auto"
     max_length: int = 256
     # Defaults from a recorded calibration (scorers/calibration.json: pooled balanced accuracy on the
     # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, within one standard error of the best, fewest
@@ -121,3 +124,13 @@ class ScorerConfig(BaseModel):
     # must stay below kafka.max_poll_interval_ms (checked in config/settings.py).
     batch_deadline_s: float = Field(120.0, gt=0)
     future_timeout_s: float = Field(60.0, gt=0)
+
+    @field_validator("int8_compute", mode="before")
+    @classmethod
+    def _int8_compute_bool(cls, value):
+        """Settings written when this was a switch: true read as auto, false as fp32."""
+        if isinstance(value, bool):
+            return "auto" if value else "fp32"
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return "auto" if value.lower() == "true" else "fp32"
+        return value

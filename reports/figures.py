@@ -359,8 +359,14 @@ def _guards_probe(data: list[dict]) -> str:
             f"NOT_SUPPORTED accepts either of the last two.")
 
 
-GUARDS_DEV_RUN = ("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
-                  "test -s docs/figures/guards-dev-report.json")
+# The dev-set figures were scored with int8 compute `blocks`, the default before `rows` (docs/models.md,
+# "Deterministic inference"); their commands say so, so a rerun measures what they show.
+def with_blocks(command: str) -> str:
+    return f"export GROUNDWATCH_SCORER__INT8_COMPUTE=blocks && {command}"
+
+
+GUARDS_DEV_RUN = with_blocks("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
+                             "test -s docs/figures/guards-dev-report.json")
 
 
 @figure("guards-dev", Source("docs/figures/guards-dev-report.json", GUARDS_DEV_RUN))
@@ -440,21 +446,23 @@ def _nli_options(data: list[dict]) -> str:
             f"{o['validation_pairs']} held-out validation pairs; batch invariance: a pair alone vs inside batches of "
             f"other pairs (other padding). The second machine's run measured the previous weights of the shipped "
             f"model: the same architecture and format, so its speeds hold; its agreement columns are that "
-            f"model's.\n\n{tokenize}"
+            f"model's. Its option names are the earlier ones: `int8 compute` is today's `blocks`, and `int8 rows` "
+            f"the `rows` arithmetic in the uint8 layout a CPU without int8 dot products gets (exported whole, "
+            f"with an fp32 embedding table, hence 59 MB).\n\n{tokenize}"
             f"\n\nThe same {t['pairs']} pairs through the pair scorer and the batcher, interleaved, median of "
             f"{t['repeats']}; max \\|Δp\\| between the two (first machine): {t['max_abs_prob_diff']:.1e}.")
 
 
 # --- issue 12: the verdict combiner and the evidence windows ------------------------------------------------
 
-VERDICT_RULE_RUN = ("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
-                    "test -s docs/figures/verdict-rule-report.json")
+VERDICT_RULE_RUN = with_blocks("FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh final && "
+                               "test -s docs/figures/verdict-rule-report.json")
 
 
 def windows_run(name: str) -> str:
     """The sweep of one chunking (the script's CHUNKINGS), copied to docs/figures."""
-    return (f"CHUNKINGS={name} FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh sweep && "
-            f"test -s docs/figures/windows-{name}.json")
+    return with_blocks(f"CHUNKINGS={name} FIGURES_DIR=docs/figures infra/measure_verdict_rule.sh sweep && "
+                       f"test -s docs/figures/windows-{name}.json")
 TARGETS = {"set:wice": 0.70, "set:begin": 0.76, "set:qags": 0.66, "set:halueval": 0.82, "pooled": 0.76}
 CHUNKINGS = (("s4o1", "4 sentences, overlap 1 (shipped)"), ("s2o0", "2 sentences, no overlap"),
              ("s4o0", "4 sentences, no overlap"), ("s6o1", "6 sentences, overlap 1"),
@@ -548,7 +556,7 @@ def _model_summary(data: list[dict]) -> str:
 
 
 # The report half scored once at top_k 8 / pair_top 4, every smaller window re-decided from those scores.
-WINDOWS_REPORT_RUN = ("TOP_K=8 PAIR_TOP=4 infra/measure_verdict_rule.sh final && groundwatch eval --input "
+WINDOWS_REPORT_RUN = with_blocks("TOP_K=8 PAIR_TOP=4 infra/measure_verdict_rule.sh final && groundwatch eval --input "
                       "build/eval12/dev.jsonl --from-verdicts build/eval12/dev-s4o1-k8-p4-verdicts.jsonl --half report "
                       "--window-grid 2,4,6,8:0,2,3,4 --resamples 100 --output docs/figures/windows-report-s4o1.json")
 
@@ -594,7 +602,7 @@ def _evidence_windows(data: list[dict]) -> str:
 
 # The judge for the uncertain band: what the small model gets right on what it is sure of, and what a judge would see.
 # A seeded sample of each dev set (WiCE's long pages: fewer), scored once; the table re-decides the saved verdicts.
-JUDGE_COVERAGE_RUN = ("mkdir -p build/judge && for sn in wice:100 begin:240 qags:240 halueval:240; do s=${sn%:*}; "
+JUDGE_COVERAGE_RUN = with_blocks("mkdir -p build/judge && for sn in wice:100 begin:240 qags:240 halueval:240; do s=${sn%:*}; "
                       "groundwatch convert --no-progress --dataset $s --limit ${sn#*:} --seed 0 -o build/judge/$s.jsonl "
                       "&& groundwatch eval --no-progress -i build/judge/$s.jsonl --no-question-mode --resamples 100 "
                       "--save-verdicts build/judge/$s-verdicts.jsonl > /dev/null || exit 1; done && "
@@ -766,8 +774,9 @@ def _cascade_dev_path(name: str, skip: int) -> str:
 def cascade_dev_run(name: str, skip: int, limit: int) -> str:
     convert = f"groundwatch convert --dataset {name} --output build/dev/{name}.jsonl" + (
         " --limit 1000" if name == "halueval" else "")
-    return (f"{convert} && python -m groundwatch.evaluation.bench.cascade --input build/dev/{name}.jsonl "
-            f"--half report {f'--skip {skip} ' if skip else ''}--limit {limit} --output {_cascade_dev_path(name, skip)}")
+    return with_blocks(f"{convert} && python -m groundwatch.evaluation.bench.cascade --input build/dev/{name}.jsonl "
+                       f"--half report {f'--skip {skip} ' if skip else ''}--limit {limit} "
+                       f"--output {_cascade_dev_path(name, skip)}")
 
 
 @figure("cascade-dev", *(Source(_cascade_dev_path(name, skip), cascade_dev_run(name, skip, limit))
@@ -860,10 +869,10 @@ def _consumer_memory(data: list[dict]) -> str:
 # not in the repository (only its training run's compact copy): those two files are kept measurements.
 MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
                      "OUT`, DIR the all-mpnet-base-v2 run 1 copy in training/runs/mpnet-run1 (the step its "
-                     "progress.json names) materialised and exported with `groundwatch export-model --precision "
-                     "int8-rows`")
+                     "progress.json names) materialised and exported whole with int8 row-local activations (the "
+                     "`rows` arithmetic), the shipped model computed as `blocks`")
 MODEL_USES = (Source("docs/figures/model-uses-small.json",
-                     "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
+                     with_blocks("infra/measure_uses.sh small docs/figures/model-uses-small.json")),
               Source("docs/figures/model-uses-second-opinion.json",
                      MODEL_USES_LARGER.format(use="second-opinion"), kept=True),
               Source("docs/figures/model-uses-larger.json", MODEL_USES_LARGER.format(use="larger"), kept=True))

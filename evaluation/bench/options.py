@@ -29,17 +29,14 @@ def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: lis
                   shipped: Path | None = None) -> tuple[dict[str, dict], list[str]]:
     """Option name -> how to load it; and notes. ONNX variants are exported into `work` (not timed)."""
     from groundwatch.training.model_export.onnx_export import export_checkpoint
-    from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS
-
     notes = []
     weights = export_checkpoint(checkpoint, work / "int8-weights", "int8-weights")
     options = {
         REFERENCE: {"kind": "onnx", "dir": str(fp32_dir)},
         "onnx int8 dynamic": {"kind": "onnx", "dir": str(export_checkpoint(checkpoint, work / "int8", "int8"))},
-        "onnx int8 weights, fp32 compute": {"kind": "onnx", "dir": str(weights), "session_config": FOLD_WEIGHTS},
-        "onnx int8 weights, int8 compute": {"kind": "onnx", "dir": str(weights)},
-        "onnx int8 rows (row-local activations)": {
-            "kind": "onnx", "dir": str(export_checkpoint(checkpoint, work / "int8-rows", "int8-rows"))},
+        "onnx int8 weights, fp32 compute": {"kind": "onnx", "dir": str(weights), "int8_compute": "fp32"},
+        "onnx int8 weights, blocks compute": {"kind": "onnx", "dir": str(weights), "int8_compute": "blocks"},
+        "onnx int8 weights, rows compute": {"kind": "onnx", "dir": str(weights), "int8_compute": "rows"},
         "torch fp32": {"kind": "torch", "dir": str(checkpoint)},
         "torch bf16": {"kind": "torch", "dir": str(checkpoint), "bf16": True},
     }
@@ -65,7 +62,7 @@ def _load(option: dict, max_length: int, threads: int | None):
     from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 
     return OnnxBackend(Path(option["dir"]), max_length=max_length, providers="cpu", threads=threads,
-                       session_config=option.get("session_config"))
+                       int8_compute=option.get("int8_compute", "auto"))
 
 
 def _probs(backend, batch) -> np.ndarray:
@@ -120,7 +117,7 @@ def run_options(spec: dict) -> dict:
         inv = invariance(backends[name], validation)
         out[name] = {"pairs_per_s": len(bench) / statistics.median(seconds[name]),
                      "seconds": [round(s, 3) for s in seconds[name]],
-                     "precision": backends[name].precision, "size_mb": spec["options"][name].get("size_mb"),
+                     "precision": backends[name].compute, "size_mb": spec["options"][name].get("size_mb"),
                      "argmax_agreement": float((p.argmax(1) == ref.argmax(1)).mean()),
                      "max_abs_prob_diff": float(np.abs(p - ref).max()),
                      "batch_invariance_max_dp": inv, "deterministic": inv <= INVARIANCE_TOLERANCE}

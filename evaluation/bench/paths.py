@@ -51,7 +51,7 @@ def backend_path(spec: dict, model_dir: str, backend: str, **kwargs) -> dict:
     seconds, scores = _timed(lambda ps: _batched(model.predict, ps, spec["batch_size"]), spec["pairs"])
     probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]
     return {"seconds": seconds, "probs": np.round(np.array(probs), 5).tolist(), "provider": model.provider,
-            "precision": model.precision}
+            "precision": model.compute}
 
 
 def reference_loop(spec: dict) -> dict:
@@ -121,7 +121,7 @@ def groundwatch(spec: dict) -> dict:
     probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]
     responses = [parse_response(r) for r in spec["responses"]]
     out = {"seconds": seconds, "probs": np.round(np.array(probs), 5).tolist(), "provider": backend.provider,
-           "precision": backend.precision, "batches": scorer.batcher.stats.batches}
+           "precision": backend.compute, "batches": scorer.batcher.stats.batches}
     scorer.close()
     for conflicts in (True, False):
         scorer = fresh(context_conflicts=conflicts)

@@ -112,7 +112,7 @@ def run_whole_path(spec: dict) -> dict:
             "end_to_end_vs_cross_encoder": median["cross_encoder"] / median["groundwatch"],
             "nli_vs_cross_encoder": median["cross_encoder"] / median["groundwatch_nli"],
             "latency_s": {k: _pct(v) for k, v in latency.items()},
-            "cold_start": cold_start(spec), "provider": backend.provider, "precision": backend.precision}
+            "cold_start": cold_start(spec), "provider": backend.provider, "precision": backend.compute}
 
 
 def fresh_scorer(config, backend, second_opinion=None):

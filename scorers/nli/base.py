@@ -27,6 +27,7 @@ from groundwatch.scorers.records import NLIScores
 class NLIBackend(ABC):
     provider: str = "unknown"
     precision: str = "fp32"
+    int8_compute: str | None = None  # how an int8-weights model computes: rows, blocks or fp32
 
     def __init__(self, model_dir: Path, max_length: int = 256):
         self.model_dir = Path(model_dir)
@@ -44,6 +45,11 @@ class NLIBackend(ABC):
     @property
     def name(self) -> str:
         return self.model_dir.name
+
+    @property
+    def compute(self) -> str:
+        """The model file's precision, with how an int8-weights model computes: "int8-weights (rows)"."""
+        return f"{self.precision} ({self.int8_compute})" if self.int8_compute else self.precision
 
     def tokenize(self, pairs: list[Pair], windows: bool = False) -> list[list[PairEncoding]]:
         """Pre-processing: each pair's encodings (one, or one per premise window when `windows`)."""

@@ -36,7 +36,7 @@ def backend_for(config, backend: str | None = None) -> NLIBackend:
 
 
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
-                 max_length: int = 256, threads: int | None = None, int8_compute: bool = True) -> NLIBackend:
+                 max_length: int = 256, threads: int | None = None, int8_compute: str = "auto") -> NLIBackend:
     check_model_dir(model_dir, backend)
     path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if not path.exists():

@@ -11,6 +11,7 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
 from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS, INT8_COMPUTE
+from groundwatch.scorers.nli.row_int8 import has_int8_dot, rows_model_source
 from groundwatch.scorers.nli.threads import deterministic_session_options
 
 log = get_logger(__name__)
@@ -34,7 +35,7 @@ def pick_providers(requested: str = "auto") -> list[str]:
 class OnnxBackend(NLIBackend):
     def __init__(self, model_dir: Path, max_length: int = 256, providers: str = "auto",
                  threads: int | None = None, session_config: dict[str, str] | None = None,
-                 int8_compute: bool = True):
+                 int8_compute: str = "auto"):
         super().__init__(model_dir, max_length)
         import onnxruntime as ort
 
@@ -42,25 +43,45 @@ class OnnxBackend(NLIBackend):
         if not path.exists():
             raise ModelLoadError(f"{path} does not exist")
         self.precision = _precision(self.model_dir)
+        chosen = pick_providers(providers)
         # One session serves every batch, sized to the CPUs this process may run on.
         options, budget = deterministic_session_options(threads)
-        config = {}
         if self.precision == "int8-weights":
-            config = dict(INT8_COMPUTE if int8_compute else FOLD_WEIGHTS)
+            self.int8_compute = int8_mode(int8_compute, cpu=chosen[0] != CUDA)
+        source: str | bytes = str(path)
+        config = {}
+        if self.int8_compute == "rows":
+            source = rows_model_source(path)
+            config = dict(FOLD_WEIGHTS)  # the embedding table's DequantizeLinear, folded once at load
+        elif self.int8_compute is not None:
+            config = dict(INT8_COMPUTE if self.int8_compute == "blocks" else FOLD_WEIGHTS)
         config.update(session_config or {})
         for key, value in config.items():
             options.add_session_config_entry(key, value)
-        chosen = pick_providers(providers)
-        self.session = ort.InferenceSession(str(path), options, providers=chosen)
+        self.session = ort.InferenceSession(source, options, providers=chosen)
         self.provider = self.session.get_providers()[0].replace("ExecutionProvider", "").lower()
         self.fallback = provider_fallback(providers, chosen, self.session.get_providers())
         self._inputs = {i.name for i in self.session.get_inputs()}
         log.info("onnx_threads", intra_op=options.intra_op_num_threads, inter_op=options.inter_op_num_threads,
-                 configured=threads, **budget.log_fields())
+                 configured=threads, int8_compute=self.int8_compute, **budget.log_fields())
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         feeds = {k: v for k, v in self.features(batch).items() if k in self._inputs}
         return self.session.run(None, feeds)[0]
+
+
+def int8_mode(requested: str | bool, cpu: bool = True) -> str:
+    """How an int8-weights model computes (config/scorer.py int8_compute): auto is rows where the CPU has int8
+    dot products, else fp32. On CUDA, rows (a CPU graph) and auto mean ONNX Runtime's own int8 kernels."""
+    if isinstance(requested, bool):  # the setting was a switch: true (int8) or false (fp32)
+        requested = "auto" if requested else "fp32"
+    if requested not in ("auto", "rows", "blocks", "fp32"):
+        raise ModelLoadError(f"int8_compute {requested!r}: expected auto, rows, blocks or fp32")
+    if not cpu:
+        return "fp32" if requested == "fp32" else "blocks"
+    if requested == "auto":
+        return "rows" if has_int8_dot() else "fp32"
+    return requested
 
 
 def provider_fallback(requested: str, chosen: list[str], active: list[str]) -> str:

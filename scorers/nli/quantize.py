@@ -7,11 +7,12 @@
   The feed-forward down-projections stay fp32: their GELU inputs carry outliers that one
   per-tensor scale cannot hold (argmax agreement with fp32 on held-out pairs 0.91 with them
   quantised, 0.97 without; the model card has the figures).
-- `int8-weights`: int8 weights, one scale per output channel, behind DequantizeLinear. ONNX
-  Runtime runs each such MatMul as MatMulNBits (8 bits, accuracy level 4: activations quantised
-  per row and block of 32 columns, so still row-local and batch-invariant); with the session
-  option `session.disable_quant_qdq` it folds the weights to fp32 at load instead and computes in
-  fp32, identical to the fp32 export when the checkpoint's weights were int8 already.
+- `int8-weights`: int8 weights, one scale per output channel, behind DequantizeLinear. How it
+  computes is scorer.int8_compute, each mode batch-invariant: `rows` (scorers/nli/row_int8.py:
+  int8 products with each row's activations quantised from that row alone), `blocks` (ONNX
+  Runtime's MatMulNBits at accuracy level 4: activations quantised per row and block of 32
+  columns) or `fp32` (the session option `session.disable_quant_qdq` folds the weights to fp32 at
+  load: the fp32 export's scores when the checkpoint's weights were int8 already).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 # Session options that make ONNX Runtime fold DequantizeLinear of constant weights at load (fp32 compute).
 FOLD_WEIGHTS = {"session.disable_quant_qdq": "1"}
-# The MatMulNBits compute mode an int8-weights model gets (4: int8 with row-local activation scales).
+# The MatMulNBits compute mode of int8_compute blocks (4: int8 with activation scales per row and block of 32).
 INT8_COMPUTE = {"session.qdq_matmulnbits_accuracy_level": "4"}
 
 

@@ -53,7 +53,7 @@ def test_label_order_is_read_from_id2label(deberta, tmp_path):
         assert s.contradiction == pytest.approx(row[1], abs=1e-4)
 
 
-@pytest.mark.parametrize("precision", ["int8", "int8-rows"])
+@pytest.mark.parametrize("precision", ["int8", "int8-weights"])
 def test_export_command_prints_parity(deberta, tmp_path, capsys, precision):
     from groundwatch.cli import main
 

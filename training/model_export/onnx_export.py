@@ -8,9 +8,9 @@ fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
 numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
 variants of scorers/nli/quantize.py for CPU: int8-weights (the shipped default:
 batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
-int8 (dynamic: a pair's scores depend on its batch); and int8-rows
-(training/model_export/rowwise_int8.py: int8 compute with each row's activations quantised
-from that row alone, so batch-invariant). The directory holds
+int8 (dynamic: a pair's scores depend on its batch). An int8-weights model may also compute
+in int8 with each row's activations quantised from that row alone (scorers/nli/row_int8.py,
+built when it is loaded). The directory holds
 model.onnx, the tokenizer (tokenizer.json), config.json with id2label, precision.txt and
 export.json (source, precision, opset, kind, labels, input template, window);
 `parity` compares it with the source model.
@@ -28,12 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from groundwatch.scorers.nli import quantize
-from groundwatch.training.model_export import rowwise_int8
 from groundwatch.training.model_export.export_kind import ExportKind, choose_kind, fast_tokenizer
 from groundwatch.training.model_export.export_kind import plan as export_plan
 from groundwatch.scorers.nli.kinds import read_config, read_kind
 
-PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights", "int8-rows")
+PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
 FP16_KEEP_FP32 = ["Softmax", "LayerNormalization", "ReduceMean", "Pow", "Sqrt"]
 
@@ -147,8 +146,6 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
             quantize.dynamic_int8(fp32, target)
         elif precision == "int8-weights":
             quantize.weights_int8(fp32, target)
-        elif precision == "int8-rows":
-            rowwise_int8.rows_int8(fp32, target)
         elif precision == "int8-static":
             inner = getattr(model.config, "intermediate_size", None)
             quantize.static_int8(fp32, target, _calibration_batches(tokenizer, calibration), keep_fp32_inner=inner)

@@ -1,14 +1,16 @@
-"""int8-rows (training/model_export/rowwise_int8.py): int8 compute whose activation scales come from each row
-alone, so a pair scores the same alone or in any batch, and close to fp32."""
+"""Row-local int8 compute (scorers/nli/row_int8.py): an int8-weights model computed in int8 with each row's
+activation scales from that row alone, so a pair scores the same alone or in any batch, close to fp32, and the
+same whichever weight layout the CPU gets."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from groundwatch.scorers.nli.onnx_backend import OnnxBackend
+from groundwatch.scorers.nli.onnx_backend import OnnxBackend, int8_mode
+from groundwatch.scorers.nli.quantize import weights_int8
+from groundwatch.scorers.nli.row_int8 import LEVELS, has_int8_dot, rows_model, rows_model_source
 from groundwatch.training.model_export.onnx_export import export_checkpoint
-from groundwatch.training.model_export.rowwise_int8 import LEVELS, rows_int8
 
 PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 days."),
          ("A man plays a guitar on a stage in front of a large crowd at night.", "Someone makes music."),
@@ -32,8 +34,10 @@ def compact_tiny(tiny_checkpoint, tmp_path_factory):
 @pytest.fixture(scope="module")
 def exports(compact_tiny, tmp_path_factory):
     base = tmp_path_factory.mktemp("rows-exports")
-    return {p: OnnxBackend(export_checkpoint(compact_tiny, base / p, p), providers="cpu", threads=1)
-            for p in ("fp32", "int8-rows")}
+    fp32 = export_checkpoint(compact_tiny, base / "fp32", "fp32")
+    weights = export_checkpoint(compact_tiny, base / "int8-weights", "int8-weights")
+    return {"fp32": OnnxBackend(fp32, providers="cpu", threads=1),
+            "rows": OnnxBackend(weights, providers="cpu", threads=1, int8_compute="rows")}
 
 
 def _probs(backend, pairs) -> np.ndarray:
@@ -41,8 +45,8 @@ def _probs(backend, pairs) -> np.ndarray:
 
 
 def test_a_pair_scores_the_same_alone_and_in_any_batch(exports):
-    rows = exports["int8-rows"]
-    assert rows.precision == "int8-rows"
+    rows = exports["rows"]
+    assert rows.int8_compute == "rows"
     alone = np.concatenate([_probs(rows, [p]) for p in PAIRS])
     for order in (list(range(len(PAIRS))), list(range(len(PAIRS)))[::-1], [3, 0, 6, 1, 7, 2, 5, 4]):
         together = _probs(rows, [PAIRS[i] for i in order])
@@ -53,25 +57,60 @@ def test_a_pair_scores_the_same_alone_and_in_any_batch(exports):
 
 
 def test_argmax_agrees_with_fp32(exports):
-    fp32, rows = _probs(exports["fp32"], PAIRS), _probs(exports["int8-rows"], PAIRS)
+    fp32, rows = _probs(exports["fp32"], PAIRS), _probs(exports["rows"], PAIRS)
     assert (fp32.argmax(1) == rows.argmax(1)).all()
     assert np.abs(fp32 - rows).max() < 0.05
+
+
+def test_both_weight_layouts_give_the_same_scores(exports, tmp_path):
+    """uint8 weights (CPUs without int8 dot products) and int8 weights compute the same integers."""
+    import onnxruntime as ort
+
+    path = exports["rows"].model_dir / "model.onnx"
+    features = exports["rows"].features([e[0] for e in exports["rows"].tokenize(PAIRS)])
+    outputs = []
+    for int8_dot in (True, False):
+        source = rows_model_source(path, int8_dot, cache=tmp_path)
+        session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+        names = {i.name for i in session.get_inputs()}
+        outputs.append(session.run(None, {k: v for k, v in features.items() if k in names})[0])
+    assert np.array_equal(outputs[0], outputs[1])
+    assert not list(tmp_path.glob("*.tmp"))  # no partial files left
+    assert len(list(tmp_path.glob("*-int8.onnx"))) == 1 and len(list(tmp_path.glob("*-uint8.onnx"))) == 1
+
+
+def test_the_cached_copy_is_reused_and_an_unwritable_cache_still_loads(exports, tmp_path):
+    path = exports["rows"].model_dir / "model.onnx"
+    first = rows_model_source(path, True, cache=tmp_path / "cache")
+    assert isinstance(first, bytes) and rows_model_source(path, True, cache=tmp_path / "cache").endswith(".onnx")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    assert isinstance(rows_model_source(path, True, cache=blocked / "cache"), bytes)
+
+
+def test_auto_follows_the_cpu_and_cuda_keeps_its_own_kernels():
+    assert int8_mode("auto") == ("rows" if has_int8_dot() else "fp32")
+    assert int8_mode(True) == int8_mode("auto") and int8_mode(False) == "fp32"
+    assert int8_mode("rows", cpu=False) == "blocks" and int8_mode("fp32", cpu=False) == "fp32"
+    assert has_int8_dot({"avx2", "avx512_vnni"}) and has_int8_dot({"amx_int8"}) and not has_int8_dot({"avx2", "fma"})
+    with pytest.raises(Exception, match="int8_compute 'fast'"):
+        int8_mode("fast")
 
 
 def test_the_weight_matmuls_run_as_integer_products(tmp_path):
     import onnx
 
     w = np.random.default_rng(0).normal(size=(96, 64)).astype(np.float32)
-    source = _one_matmul(tmp_path, w)
-    rows_int8(source, tmp_path / "rows.onnx")
-    ops = [n.op_type for n in onnx.load(str(tmp_path / "rows.onnx")).graph.node]
-    assert "MatMulInteger" in ops and "MatMul" not in ops and "DynamicQuantizeLinear" not in ops
+    ops = [n.op_type for n in rows_model(onnx.load(str(_one_matmul(tmp_path, w))), True).graph.node]
+    assert "MatMulIntegerToFloat" in ops and "MatMul" not in ops and "DequantizeLinear" not in ops
+    assert "DynamicQuantizeLinear" not in ops
 
 
-def test_the_integer_product_is_exact_where_uint8_times_int8_pairs_are_largest(tmp_path):
+@pytest.mark.parametrize("int8_dot", [True, False])
+def test_the_integer_product_is_exact_where_uint8_times_int8_pairs_are_largest(tmp_path, int8_dot):
     """Rows at their maximum against weights at +127: the largest pair sums an x86 kernel forms (a
     saturating one gives errors in the hundreds); the result must equal the row-local formula computed
-    exactly in numpy."""
+    exactly in numpy, and each row alone the same as in the batch."""
     import onnxruntime as ort
 
     rng = np.random.default_rng(1)
@@ -80,14 +119,13 @@ def test_the_integer_product_is_exact_where_uint8_times_int8_pairs_are_largest(t
     x = rng.normal(size=(5, 3, 96)).astype(np.float32)
     x[0, 0, :] = 2.0  # a constant row: the eps guard
     x[1, 1, :] = np.where(np.arange(96) % 2, 3.0, -0.5)  # half the row at its maximum
-    rows_int8(_one_matmul(tmp_path, w), tmp_path / "rows.onnx")
+    source = rows_model_source(_one_matmul(tmp_path, w), int8_dot, cache=tmp_path / "cache")
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
-    got = ort.InferenceSession(str(tmp_path / "rows.onnx"), options, providers=["CPUExecutionProvider"]).run(
-        None, {"x": x})[0]
+    session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
+    got = session.run(None, {"x": x})[0]
     assert np.abs(got - _reference(x, w)).max() <= 1e-4
-    alone = [ort.InferenceSession(str(tmp_path / "rows.onnx"), options, providers=["CPUExecutionProvider"]).run(
-        None, {"x": x[i:i + 1]})[0] for i in range(len(x))]
+    alone = [session.run(None, {"x": x[i:i + 1]})[0] for i in range(len(x))]
     assert np.array_equal(np.concatenate(alone), got)
 
 
@@ -102,6 +140,7 @@ def _reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _one_matmul(tmp_path, w: np.ndarray):
+    """An fp32 graph x @ w, through the int8-weights export step (DequantizeLinear of int8 weights)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -110,6 +149,7 @@ def _one_matmul(tmp_path, w: np.ndarray):
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", "s", w.shape[1]])],
                               [numpy_helper.from_array(w, "w")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    path = tmp_path / "one.onnx"
-    onnx.save(model, str(path))
+    source, path = tmp_path / "one-fp32.onnx", tmp_path / "one.onnx"
+    onnx.save(model, str(source))
+    weights_int8(source, path)
     return path
