@@ -31,6 +31,7 @@ log = get_logger(__name__)
 
 LEVELS = 255.0  # 8-bit activations
 EPS = 1e-8
+FORMAT = 2  # of the cached graph: a new one whenever rows_model builds a different graph
 # CPU flags (/proc/cpuinfo) whose int8 dot products make the uint8 x int8 kernel exact and fast.
 INT8_DOT_FLAGS = ("avx512_vnni", "avx_vnni", "amx_int8")
 
@@ -91,11 +92,14 @@ def rows_model(model, int8_dot: bool):
     weights = {i.name: i for i in graph.initializer}
     replaced = {id(node) for node, _ in matmuls} | {id(dq) for _, dq in matmuls}
     drop = {name for _, dq in matmuls for name in dq.input[:2]}
+    # Only constants some node reads: ONNX Runtime warns on stderr about every unused initializer.
     constants = [numpy_helper.from_array(np.array(LEVELS, np.float32), "rows_levels"),
                  numpy_helper.from_array(np.array(EPS, np.float32), "rows_eps"),
-                 numpy_helper.from_array(np.array(1.0, np.float32), "rows_one"),
-                 numpy_helper.from_array(np.array([-1], np.int64), "rows_axes"),
-                 numpy_helper.from_array(np.array(128, np.uint8), "rows_w_zero")]
+                 numpy_helper.from_array(np.array(1.0, np.float32), "rows_one")]
+    if opset >= 18:
+        constants.append(numpy_helper.from_array(np.array([-1], np.int64), "rows_axes"))
+    if not int8_dot:
+        constants.append(numpy_helper.from_array(np.array(128, np.uint8), "rows_w_zero"))
     rewritten: dict[int, list] = {}
     for node, dq in matmuls:
         p = node.name or node.output[0]
@@ -150,7 +154,7 @@ def rows_model_source(path: Path, int8_dot: bool | None = None, cache: Path | No
     where that cannot be written, every start builds it."""
     int8_dot = has_int8_dot() if int8_dot is None else int8_dot
     digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:20]
-    target = (cache or cache_dir()) / f"{digest}-{'int8' if int8_dot else 'uint8'}.onnx"
+    target = (cache or cache_dir()) / f"{digest}-v{FORMAT}-{'int8' if int8_dot else 'uint8'}.onnx"
     if target.exists():
         return str(target)
     import onnx

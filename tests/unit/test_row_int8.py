@@ -153,3 +153,14 @@ def _one_matmul(tmp_path, w: np.ndarray):
     onnx.save(model, str(source))
     weights_int8(source, path)
     return path
+
+
+@pytest.mark.parametrize("int8_dot", [True, False])
+def test_loading_the_rows_graph_writes_nothing_to_stderr(exports, tmp_path, capfd, int8_dot):
+    """ONNX Runtime warns about every initializer no node reads: the graph carries none."""
+    import onnxruntime as ort
+
+    source = rows_model_source(exports["rows"].model_dir / "model.onnx", int8_dot, cache=tmp_path)
+    capfd.readouterr()
+    ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+    assert "W:onnxruntime" not in capfd.readouterr().err
