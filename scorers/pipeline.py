@@ -439,13 +439,15 @@ class Scorer:
 
     def _submit_all(self, prepared: list, deadline: Deadline) -> dict[int, list]:
         """Every pair of the batch to the batcher (and the conflict finder's); its conflict jobs by id(prepared)."""
-        self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
         conflict_jobs: dict[int, list] = {}
-        if self.conflicts:
-            def submit_conflicts(p: _Prepared) -> None:
-                conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
 
-            self._each(prepared, "conflicts", submit_conflicts)
+        def submit_conflicts(p: _Prepared) -> None:
+            conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
+
+        with self.batcher.submitting():  # one submission per claim: the batcher waits for them all
+            self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
+            if self.conflicts:
+                self._each(prepared, "conflicts", submit_conflicts)
         if self.cascade:  # one response at a time: its pairs queue while later responses' singles are scored
             self._each(prepared, "pairs", lambda p: self._submit_joined(p, deadline))
         return conflict_jobs

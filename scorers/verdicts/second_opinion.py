@@ -92,11 +92,12 @@ class SecondOpinion:
         deadline = deadline if deadline is not None else Deadline(None)
         self.counts["claims"] += claims_seen
         futures: list[list[Future]] = []
-        for item in escalated:
-            try:
-                futures.append(self.pairs.submit([(p, h) for _, p, h in item.premises], deadline.ends_at()))
-            except Exception as exc:  # noqa: BLE001 - a batcher that refuses fails this claim only
-                futures.append([_failed(exc)])
+        with self.batcher.submitting():  # one submission per claim: the batcher waits for them all
+            for item in escalated:
+                try:
+                    futures.append(self.pairs.submit([(p, h) for _, p, h in item.premises], deadline.ends_at()))
+                except Exception as exc:  # noqa: BLE001 - a batcher that refuses fails this claim only
+                    futures.append([_failed(exc)])
         for item, claim_futures in zip(escalated, futures):
             self._record(item, claim_futures, deadline)
 
