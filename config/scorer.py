@@ -95,7 +95,13 @@ class ScorerConfig(BaseModel):
     # length squared), so this bounds the process's memory (docs/performance.md, "Memory"). Scores do not depend on it.
     max_batch_tokens: int = Field(2048, ge=1)
     max_batch_size: int = 64
+    # The longest a model batch waits for more pairs while another submission is still queueing; with none in
+    # progress it closes at once, so one answer at a time never waits on it.
     max_wait_ms: float = 5.0
+    # Pair scores kept per model (the small one and the second opinion), least recently used out first: a
+    # (premise, claim) pair seen again is not re-scored (the model is deterministic, so the score is the same).
+    # 0: no cache, every pair goes to the model (groundwatch_pair_cache_lookups_total).
+    pair_cache_size: int = Field(100_000, ge=0)
     max_passages: int = 100
     max_record_bytes: int = 1_000_000
     # Record limits checked at decode, on the raw JSON, before any scoring work (scorers/schema.py

@@ -31,5 +31,7 @@ METRIC_NAMES: frozenset[str] = frozenset({
     "groundwatch_phoenix_spans_missing_total",  # verdicts not annotated: Phoenix does not hold the judged span
     "groundwatch_held_traces",  # gauge: traces waiting in the join buffer
     "groundwatch_conflicting_duplicates_total",  # counter: verdicts stored beside another response of their request id
+    "groundwatch_pair_cache_lookups_total",  # {model="small|second_opinion", outcome="hit|miss|joined"}
+    "groundwatch_pair_cache_entries",  # gauge {model}: pair scores held (scorer.pair_cache_size caps it)
     "groundwatch_second_opinion_claims_total",  # {reason="contradicted|uncertain", outcome="rescored|failed|deadline"}
 })

@@ -30,6 +30,7 @@ SERVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 # the scorer's stage that failed (scorers/errors.py ScoringError) or the cap or deadline exceeded.
 SCORE_REASONS = ("claims", "embed", "evidence", "pairs", "conflicts", "inference", "verdict",
                  "too_many_claims", "too_many_chunks", "too_many_pairs", "too_many_windows", "deadline", "score")
+PAIR_CACHE_MODELS = ("small", "second_opinion")  # the shipped model; scorer.second_opinion's larger one
 RESPONSE_VERDICTS = ("all_supported", "has_unsupported")
 SEVERITIES = ("high", "normal")  # scorers/verdicts/severity.py
 RETRIEVAL_OUTCOMES = ("retrieval_miss", "unsupported_by_corpus")
@@ -109,6 +110,12 @@ class Metrics:
         self.second_opinion = Counter("groundwatch_second_opinion_claims", "Claims the second opinion's larger model "
                                       "re-read, by why and outcome (rescored: its verdict counts).",
                                       ["reason", "outcome"], registry=r)
+        # hit / (hit + miss + joined): the share of pairs the model did not score again (scorer.pair_cache_size).
+        self.pair_cache_lookups = Counter("groundwatch_pair_cache_lookups", "Pairs looked up in a model's pair-score "
+                                          "cache: hit (cached), miss (sent to the model) or joined (a copy already "
+                                          "on its way).", ["model", "outcome"], registry=r)
+        self.pair_cache_entries = Gauge("groundwatch_pair_cache_entries", "Pair scores held in a model's cache.",
+                                        ["model"], registry=r)
         self._online_recall = OnlineRecall()  # k = 1, 3, 5 over the last 1000 responses with gold ids
         self._start_at_zero()
 
@@ -128,6 +135,10 @@ class Metrics:
             self.scorer_errors.labels(reason)
         for outcome in ("released", "timed_out", "evicted", "too_large"):
             self.trace_joins.labels(outcome)
+        for model in PAIR_CACHE_MODELS:
+            for outcome in ("hit", "miss", "joined"):
+                self.pair_cache_lookups.labels(model, outcome)
+            self.pair_cache_entries.labels(model)
 
     def names(self) -> set[str]:
         """Metric family names as exported (counters without the `_total` suffix added back)."""
@@ -143,6 +154,13 @@ class Metrics:
 
     def observe_nli_batch(self, size: int, seconds: float) -> None:
         self.batch_size.observe(size)
+
+    def observe_pair_cache(self, model: str, hits: int, misses: int, joined: int, entries: int) -> None:
+        """One PairScorer call's lookups (Scorer's on_pair_cache)."""
+        for outcome, n in (("hit", hits), ("miss", misses), ("joined", joined)):
+            if n:
+                self.pair_cache_lookups.labels(model, outcome).inc(n)
+        self.pair_cache_entries.labels(model).set(entries)
 
     def scored(self, verdicts: Iterable[ResponseVerdict]) -> None:
         for v in verdicts:

@@ -16,6 +16,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from typing import Callable
 
 from groundwatch.config.scorer import ScorerConfig
@@ -91,7 +92,8 @@ class _Prepared:
 class Scorer:
     def __init__(self, config: ScorerConfig, backend: NLIBackend, embedder: Embedder | None = None,
                  stage_timer: StageTimer | None = None, on_batch=None, policy: ActionPolicy | None = None,
-                 corpus=None, corpus_settings=None, judge=None, second_opinion: SecondOpinion | None = None):
+                 corpus=None, corpus_settings=None, judge=None, second_opinion: SecondOpinion | None = None,
+                 on_pair_cache=None):
         self.config = config
         self.backend = backend
         self.embedder = embedder
@@ -100,7 +102,8 @@ class Scorer:
         self.combiner = (load_combiner(combiner_path(config.combiner_path, backend.model_dir), self.model)
                          if config.verdict_rule == "combiner" else None)
         # The larger model for the uncertain and the about-to-be-CONTRADICTED claims; None: off (the default)
-        self.second_opinion = second_opinion or load_second_opinion(config, self.thresholds, on_batch)
+        # on_pair_cache(model, hits, misses, joined, entries): each model's pair-cache lookups, for the metrics
+        self.second_opinion = second_opinion or load_second_opinion(config, self.thresholds, on_batch, on_pair_cache)
         # Model + combiner + deciding settings (scorers/version.py): in every document id and verdict metric.
         self.version = scorer_version(config, self.model, self.combiner.to_dict() if self.combiner else None,
                                       judge.version() if judge is not None else None,
@@ -108,8 +111,9 @@ class Scorer:
         self.judge = judge  # the LLM judge for the uncertain band (scorers/verdicts/judge/); None: off (the default)
         self.batcher = DynamicBatcher(backend, config.max_batch_tokens, config.max_batch_size,
                                       config.max_wait_ms, on_batch=on_batch)
-        self.pairs = PairScorer(backend, self.batcher, self.model,
-                                rewrite=polarity_form if config.polarity_form else None)
+        self.pairs = PairScorer(backend, self.batcher, self.model, config.pair_cache_size,
+                                rewrite=polarity_form if config.polarity_form else None,
+                                on_lookups=partial(on_pair_cache, "small") if on_pair_cache else None)
         self.conflicts = ConflictFinder(self.pairs, self.thresholds) if config.context_conflicts else None
         # The combiner reads the joined pairs' scores, so it always gets them (scorers/evidence/cascade.py).
         self.cascade = config.evidence_cascade and self.combiner is None
@@ -439,13 +443,15 @@ class Scorer:
 
     def _submit_all(self, prepared: list, deadline: Deadline) -> dict[int, list]:
         """Every pair of the batch to the batcher (and the conflict finder's); its conflict jobs by id(prepared)."""
-        self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
         conflict_jobs: dict[int, list] = {}
-        if self.conflicts:
-            def submit_conflicts(p: _Prepared) -> None:
-                conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
 
-            self._each(prepared, "conflicts", submit_conflicts)
+        def submit_conflicts(p: _Prepared) -> None:
+            conflict_jobs[id(p)] = self.conflicts.submit(p.claims)
+
+        with self.batcher.submitting():  # one submission per claim: the batcher waits for them all
+            self._each(prepared, "pairs", lambda p: self._submit_pairs(p, deadline))
+            if self.conflicts:
+                self._each(prepared, "conflicts", submit_conflicts)
         if self.cascade:  # one response at a time: its pairs queue while later responses' singles are scored
             self._each(prepared, "pairs", lambda p: self._submit_joined(p, deadline))
         return conflict_jobs

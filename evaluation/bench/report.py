@@ -88,7 +88,22 @@ def whole_path_table(w: dict) -> list[str]:
             f"{w['nli_vs_cross_encoder']:.2f}x; median of {w['repeats']} interleaved repeats",
             f"cold start (process start to first verdict, median of {len(cold['runs_s'])}): "
             f"{cold['first_verdict_s']:.2f} s; groundwatch score over the file: {cold['whole_file_s']:.1f} s, "
-            f"peak RSS {cold['peak_rss_mb']} MiB"] + second_opinion_line(w.get("second_opinion"))
+            f"peak RSS {cold['peak_rss_mb']} MiB"] + second_opinion_line(w.get("second_opinion")) + cache_lines(w)
+
+
+def cache_lines(w: dict) -> list[str]:
+    rate, r = w["responses_per_s"], w.get("replay")
+    if "groundwatch_warm" not in rate or not r:
+        return []
+    look = r["lookups"]["cache_on"]
+    return [f"pair cache: the same responses again on the same scorer (caches warm) {rate['groundwatch_warm']:.2f} "
+            f"responses/s against {rate['groundwatch']:.2f} cold",
+            f"replay with duplicates ({r['responses']} responses from {r['distinct']}, seed {r['seed']}, "
+            f"{r['batch']} per call): cache on {r['responses_per_s']['cache_on']:.2f} responses/s, off "
+            f"{r['responses_per_s']['cache_off']:.2f} ({r['cache_on_vs_off']:.2f}x); hit rate "
+            f"{100 * r['hit_rate']:.0f}% ({look['hits']} hits, {look['joined']} joined, {look['misses']} misses); "
+            f"model inputs {look['model_inputs']} on, {r['lookups']['cache_off']['model_inputs']} off; "
+            f"median of {r['repeats']} interleaved repeats"]
 
 
 def trace_path_table(t: dict) -> list[str]:

@@ -11,6 +11,9 @@ interleaved so both see the same machine:
 - latency one response at a time: scorer.score([response]) against predict(its candidates);
 with `second_opinion` (a larger model's directory), the same scorer with it as scorer.second_opinion is timed
 in the same interleaved loop, and the share of claims it re-read is reported;
+- the caches: after each cold run, the same responses again on the same scorer (pair, claim and embedding
+  caches warm); and the responses replayed with shuffled duplicates, pair cache on and off
+  (evaluation/bench/replay.py);
 then in fresh processes (evaluation/bench/cold_start.py): cold start, process start to the first verdict
 written by `groundwatch score`, median of 3 (warm page cache), and its peak RSS over the whole file.
 """
@@ -30,6 +33,7 @@ import numpy as np
 
 from groundwatch.scorers.files import output_path
 from groundwatch.evaluation.bench.cold_start import RSS_MARKER
+from groundwatch.evaluation.bench.replay import measure_replay
 
 COLD_RUNS = 3
 
@@ -66,7 +70,8 @@ def run_whole_path(spec: dict) -> dict:
             model.predict(batch, batch_size=spec["batch_size"], show_progress_bar=False, convert_to_numpy=True)
 
     predict(pairs[:8])
-    seconds: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": [], "groundwatch_nli": []}
+    seconds: dict[str, list[float]] = {"groundwatch": [], "groundwatch_warm": [], "cross_encoder": [],
+                                       "groundwatch_nli": []}
     opinion = _second_opinion(spec, config) if spec.get("second_opinion") else None
     if opinion is not None:
         seconds["groundwatch_second_opinion"] = []
@@ -76,6 +81,9 @@ def run_whole_path(spec: dict) -> dict:
         start = time.perf_counter()
         scorer.score(responses)
         seconds["groundwatch"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        scorer.score(responses)  # again: every pair is in the cache, none goes to the model
+        seconds["groundwatch_warm"].append(time.perf_counter() - start)
         scorer.close()  # joins the batcher, which counts a batch after handing out its results
         inputs = {"model_inputs": scorer.batcher.stats.pairs, "tokens": scorer.batcher.stats.real_tokens}
         if opinion is not None:
@@ -98,6 +106,7 @@ def run_whole_path(spec: dict) -> dict:
         predict(own)
         latency["cross_encoder"].append(time.perf_counter() - start)
     scorer.close()
+    replay = measure_replay(fresh, spec["responses"], spec.get("repeats", 3))
     median = {k: statistics.median(v) for k, v in seconds.items()}
     n = len(responses)
     if opinion is not None:
@@ -106,7 +115,9 @@ def run_whole_path(spec: dict) -> dict:
         escalated["vs_small_alone"] = median["groundwatch"] / median["groundwatch_second_opinion"]
     return {**({"second_opinion": escalated} if opinion is not None else {}), "responses": n,
             "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]), "seconds": seconds,
-            "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"]},
+            "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"],
+                                "groundwatch_warm": n / median["groundwatch_warm"]},
+            "replay": replay,
             "pairs_per_s": {"groundwatch_nli": len(pairs) / median["groundwatch_nli"],
                             "cross_encoder": len(pairs) / median["cross_encoder"]},
             "end_to_end_vs_cross_encoder": median["cross_encoder"] / median["groundwatch"],

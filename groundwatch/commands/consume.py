@@ -49,7 +49,8 @@ def run(args) -> int:
     log.info("metrics_listening", host=server.host, port=server.port)
     try:
         try:
-            scorer = build_scorer(settings, stage_timer=metrics.observe_stage, on_batch=metrics.observe_nli_batch)
+            scorer = build_scorer(settings, stage_timer=metrics.observe_stage, on_batch=metrics.observe_nli_batch,
+                                   on_pair_cache=metrics.observe_pair_cache)
         except ModelLoadError as exc:
             return fail(str(exc))
         scorer.backend.warmup()

@@ -103,7 +103,8 @@ def measure(settings: Settings, values: list[bytes], run_id: str, bootstrap: str
     try:
         # The model directory's own calibration.json and window, as `groundwatch consume` gets them.
         scorer = Scorer.from_config(for_model(settings.scorer), stage_timer=stage_timer,
-                                    on_batch=metrics.observe_nli_batch)
+                                    on_batch=metrics.observe_nli_batch,
+                                    on_pair_cache=metrics.observe_pair_cache)
     except ModelLoadError as exc:
         raise RuntimeError(f"{exc} (pass --model DIR)") from None
     scorer.backend.warmup()

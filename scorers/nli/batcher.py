@@ -3,7 +3,11 @@
 Pairs from every claim of every response in flight are queued; the owner
 closes a batch on a token budget (padded cost = longest x items), a maximum
 item count or a maximum wait, sorts by length to cut padding, and resolves
-each submitter's future. When a batch fails, every item in it gets the error.
+each submitter's future. The wait only applies while a submission is in
+progress: with the queue empty and nobody submitting, nothing else is coming,
+so the batch closes at once (one answer at a time pays no timer). A caller
+that submits in a loop holds `submitting()` around it, so its pairs share
+batches. When a batch fails, every item in it gets the error.
 An item may carry an expiry (its submitter's deadline): once that has passed
 when its batch is about to run, it is dropped unscored and its future fails
 with DeadlineExceeded, so late work never delays the next batch.
@@ -19,10 +23,11 @@ anywhere counts).
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from groundwatch.scorers.errors import DeadlineExceeded
@@ -86,12 +91,27 @@ class DynamicBatcher:
         self.max_batch_tokens = max_batch_tokens
         self.max_batch_size = max_batch_size
         self.max_wait = max_wait_ms / 1000.0
-        self._queue: queue.Queue[_Item | None] = queue.Queue(maxsize=max_queue)
+        self._max_queue = max_queue
+        self._queue: deque[_Item] = deque()
+        self._submitting = 0  # submissions in progress: while any is, a batch may wait for more
+        self._changed = threading.Condition()  # guards the queue, _submitting and _closed
         self._on_batch = on_batch  # callback(size, seconds) for metrics
         self.stats = BatchStats()
         self._thread = threading.Thread(target=self._run, name="nli-batcher", daemon=True)
         self._closed = False
         self._thread.start()
+
+    @contextmanager
+    def submitting(self):
+        """Marks a submission in progress: batches may wait (up to max_wait) for its items."""
+        with self._changed:
+            self._submitting += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._submitting -= 1
+                self._changed.notify_all()
 
     def submit(self, pairs: list[Pair], expires_at: float | None = None) -> list[Future]:
         """Queue pairs, one future each; blocks when the queue is full (backpressure). A pair still
@@ -99,48 +119,57 @@ class DynamicBatcher:
         if self._closed:
             raise RuntimeError("batcher is closed")
         futures = []
-        for windows in self.backend.tokenize(pairs, windows=True) if pairs else []:
-            items = [_Item(e, expires_at=expires_at) for e in windows]
-            if len(items) == 1:
-                futures.append(items[0].future)
-            else:
-                pair_future: Future = Future()
-                _gather(pair_future, [i.future for i in items])
-                futures.append(pair_future)
-            for item in items:
-                self._queue.put(item)
+        with self.submitting():
+            for windows in self.backend.tokenize(pairs, windows=True) if pairs else []:
+                items = [_Item(e, expires_at=expires_at) for e in windows]
+                if len(items) == 1:
+                    futures.append(items[0].future)
+                else:
+                    pair_future: Future = Future()
+                    _gather(pair_future, [i.future for i in items])
+                    futures.append(pair_future)
+                for item in items:
+                    self._put(item)
         return futures
+
+    def _put(self, item: _Item) -> None:
+        with self._changed:
+            while len(self._queue) >= self._max_queue and not self._closed:
+                self._changed.wait()
+            self._queue.append(item)
+            self._changed.notify_all()
 
     def predict(self, pairs: list[Pair]) -> list[NLIScores]:
         return [f.result() for f in self.submit(pairs)]
 
     def close(self, timeout: float = 10.0) -> None:
         if not self._closed:
-            self._closed = True
-            self._queue.put(None)
+            with self._changed:
+                self._closed = True
+                self._changed.notify_all()
             self._thread.join(timeout)
 
     def _collect(self) -> tuple[list[_Item], bool]:
-        first = self._queue.get()
-        if first is None:
-            return [], True
-        items = [first]
-        deadline = time.monotonic() + self.max_wait
-        longest = first.length
-        while len(items) < self.max_batch_size * 4:
-            remaining = deadline - time.monotonic()
-            try:
-                item = self._queue.get(timeout=max(remaining, 0)) if remaining > 0 else self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is None:
-                self._run_batches(items)
+        """The next items to batch, and whether the batcher is closing (after these)."""
+        with self._changed:
+            while not self._queue and not self._closed:
+                self._changed.wait()
+            if not self._queue:
                 return [], True
-            items.append(item)
-            longest = max(longest, item.length)
-            if longest * len(items) >= self.max_batch_tokens * 4:
-                break
-        return items, False
+            items = [self._queue.popleft()]
+            longest = items[0].length
+            deadline = time.monotonic() + self.max_wait
+            while len(items) < self.max_batch_size * 4 and longest * len(items) < self.max_batch_tokens * 4:
+                if self._queue:
+                    items.append(self._queue.popleft())
+                    longest = max(longest, items[-1].length)
+                    continue
+                remaining = deadline - time.monotonic()
+                if self._closed or not self._submitting or remaining <= 0:
+                    break  # nothing else is coming, or the wait is over
+                self._changed.wait(remaining)
+            self._changed.notify_all()  # room in the queue for blocked submitters
+            return items, self._closed and not self._queue
 
     def _batches(self, items: list[_Item]) -> list[list[_Item]]:
         """Split sorted items so each batch fits the token budget and the size cap."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from functools import partial
 
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.deadline import Deadline
@@ -65,7 +66,8 @@ class Escalated:
 
 class SecondOpinion:
     def __init__(self, backend: NLIBackend, thresholds: Thresholds, margin: float, model: str,
-                 max_batch_tokens: int, max_batch_size: int, max_wait_ms: float, rewrite=None, on_batch=None):
+                 max_batch_tokens: int, max_batch_size: int, max_wait_ms: float, rewrite=None, on_batch=None,
+                 cache_size: int = 100_000, on_lookups=None):
         if backend.kind.two_way:
             raise ModelLoadError(f"scorer.second_opinion: {backend.model_dir} is a two-way model ({backend.kind.name}); "
                                  "a second opinion must read contradiction (an nli3 model)")
@@ -74,7 +76,7 @@ class SecondOpinion:
         self.margin = margin
         self.model = model  # name@digest, as in verdict records
         self.batcher = DynamicBatcher(backend, max_batch_tokens, max_batch_size, max_wait_ms, on_batch=on_batch)
-        self.pairs = PairScorer(backend, self.batcher, model, rewrite=rewrite)
+        self.pairs = PairScorer(backend, self.batcher, model, cache_size, rewrite=rewrite, on_lookups=on_lookups)
         self.counts: Counter[str] = Counter()  # claims seen, and escalated by reason and outcome
 
     def version(self) -> dict:
@@ -92,11 +94,12 @@ class SecondOpinion:
         deadline = deadline if deadline is not None else Deadline(None)
         self.counts["claims"] += claims_seen
         futures: list[list[Future]] = []
-        for item in escalated:
-            try:
-                futures.append(self.pairs.submit([(p, h) for _, p, h in item.premises], deadline.ends_at()))
-            except Exception as exc:  # noqa: BLE001 - a batcher that refuses fails this claim only
-                futures.append([_failed(exc)])
+        with self.batcher.submitting():  # one submission per claim: the batcher waits for them all
+            for item in escalated:
+                try:
+                    futures.append(self.pairs.submit([(p, h) for _, p, h in item.premises], deadline.ends_at()))
+                except Exception as exc:  # noqa: BLE001 - a batcher that refuses fails this claim only
+                    futures.append([_failed(exc)])
         for item, claim_futures in zip(escalated, futures):
             self._record(item, claim_futures, deadline)
 
@@ -132,7 +135,7 @@ def _failed(exc: Exception) -> Future:
     return future
 
 
-def load_second_opinion(config, thresholds: Thresholds, on_batch=None) -> SecondOpinion | None:
+def load_second_opinion(config, thresholds: Thresholds, on_batch=None, on_pair_cache=None) -> SecondOpinion | None:
     """The second opinion a ScorerConfig describes (None when scorer.second_opinion is unset)."""
     if not config.second_opinion:
         return None
@@ -146,4 +149,6 @@ def load_second_opinion(config, thresholds: Thresholds, on_batch=None) -> Second
         raise ModelLoadError(f"scorer.second_opinion: {exc}") from None
     return SecondOpinion(backend, thresholds, config.second_opinion_margin, model_version(backend),
                          config.max_batch_tokens, config.max_batch_size, config.max_wait_ms,
-                         rewrite=polarity_form if config.polarity_form else None, on_batch=on_batch)
+                         rewrite=polarity_form if config.polarity_form else None, on_batch=on_batch,
+                         cache_size=config.pair_cache_size,
+                         on_lookups=partial(on_pair_cache, "second_opinion") if on_pair_cache else None)

@@ -205,7 +205,8 @@ class RunningConsumer:
     def start(cls, settings: Settings) -> "RunningConsumer":
         metrics, health = Metrics(), Health()
         scorer = Scorer.from_config(settings.scorer, stage_timer=metrics.observe_stage,
-                                    on_batch=metrics.observe_nli_batch)
+                                    on_batch=metrics.observe_nli_batch,
+                                    on_pair_cache=metrics.observe_pair_cache)
         health.model_loaded = True
         running = cls(None, scorer, metrics, health)  # type: ignore[arg-type]
         running.job = build_job(settings, scorer, metrics, health, on_batch_done=running.batches.append)

@@ -40,6 +40,10 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     assert whole["responses"] == 3 and whole["candidate_pairs"] >= 3 and whole["model_inputs"] > 0
     assert {k: v["n"] for k, v in whole["latency_s"].items()} == {"groundwatch": 3, "cross_encoder": 3}
     assert whole["responses_per_s"]["groundwatch"] > 0 and whole["pairs_per_s"]["cross_encoder"] > 0
+    assert whole["responses_per_s"]["groundwatch_warm"] > 0  # the same responses again, pair cache warm
+    replay, off = whole["replay"], whole["replay"]["lookups"]["cache_off"]
+    assert replay["distinct"] == 3 and replay["responses"] >= 3 and 0 <= replay["hit_rate"] <= 1
+    assert off["hits"] == 0 and replay["lookups"]["cache_on"]["model_inputs"] <= off["model_inputs"]
     cold = whole["cold_start"]
     assert len(cold["runs_s"]) == 3 and cold["first_verdict_s"] > 0
     assert cold["verdicts"] == 3 and cold["peak_rss_mb"] > 0
@@ -66,6 +70,7 @@ def test_bench_runs_every_cpu_path_on_the_same_pairs(tiny_checkpoint, tiny_onnx,
     assert result["machine"]["cpu"]["usable_cores"] >= 1 and result["machine"]["threads"] == 1
     printed = capsys.readouterr().out
     assert "pairs/s" in printed and "guard stage (one core)" in printed and "whole path" in printed
+    assert "replay with duplicates" in printed
     assert "batch invariance max|dp|" in printed and "tokenize three times (before)" in printed
 
 

@@ -81,6 +81,7 @@ def test_labels_are_small_vocabularies_never_ids():
     m.action("log", "on_timeout")
     m.http_request("check", 200, 0.1)
     m.observe_serve_batch(4)
+    m.observe_pair_cache("small", 1, 2, 0, 3)
     labels = {name for (_, pairs) in _samples(m) for name, _ in pairs}
     assert labels <= ALLOWED_LABELS
     assert not any("req-should-not-appear" in str(key) for key in _samples(m))

@@ -123,7 +123,7 @@ def test_identical_pairs_are_scored_once(backend):
         scorer.score(PAIRS[:2])
         before = batcher.stats.pairs
         again = scorer.score(PAIRS[:2] + PAIRS[:2])
-        assert batcher.stats.pairs == before and scorer.cache_hits == 4 and len(again) == 4
+        assert batcher.stats.pairs == before and scorer.stats.hits == 4 and len(again) == 4
     finally:
         batcher.close()
 

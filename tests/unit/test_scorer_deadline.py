@@ -149,7 +149,7 @@ def test_the_pair_cache_survives_submitters_and_the_batcher_thread_at_once():
     for t in threads:
         t.join(60)
     batcher.stop = True
-    assert errors == [] and scorer.cache_hits > 0
+    assert errors == [] and scorer.stats.hits > 0
     assert len(scorer._cache) <= 8
 
 
