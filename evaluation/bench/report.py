@@ -81,6 +81,9 @@ def whole_path_table(w: dict) -> list[str]:
              lat["groundwatch"]["p50"] * 1000, lat["groundwatch"]["p99"] * 1000],
             ["CrossEncoder.predict, every candidate", rate["cross_encoder"], w["pairs_per_s"]["cross_encoder"],
              lat["cross_encoder"]["p50"] * 1000, lat["cross_encoder"]["p99"] * 1000]]
+    if "groundwatch_second_opinion" in lat:
+        rows.insert(1, ["groundwatch with the second opinion", w["second_opinion"]["responses_per_s"], "-",
+                        lat["groundwatch_second_opinion"]["p50"] * 1000, lat["groundwatch_second_opinion"]["p99"] * 1000])
     return ["", render(["whole path", "responses/s", "NLI pairs/s (same candidates)", "p50 ms", "p99 ms"], rows,
                        digits=2),
             f"{w['responses']} responses, {w['candidate_pairs']} candidate pairs ({w['model_inputs']} model inputs "

@@ -98,14 +98,25 @@ def run_whole_path(spec: dict) -> dict:
         scorer.close()
     latency: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": []}
     scorer = fresh()
+    with_opinion = None
+    if opinion is not None:  # the same responses one at a time with the second opinion on, interleaved
+        latency["groundwatch_second_opinion"] = []
+        opinion.pairs.clear()
+        with_opinion = fresh(opinion, second_opinion=str(opinion.backend.model_dir))
     for response, own in zip(responses, candidates):
         start = time.perf_counter()
         scorer.score([response])
         latency["groundwatch"].append(time.perf_counter() - start)
+        if with_opinion is not None:
+            start = time.perf_counter()
+            with_opinion.score([response])
+            latency["groundwatch_second_opinion"].append(time.perf_counter() - start)
         start = time.perf_counter()
         predict(own)
         latency["cross_encoder"].append(time.perf_counter() - start)
     scorer.close()
+    if with_opinion is not None:
+        with_opinion.batcher.close()  # the scorer's own; the second opinion's closes below
     replay = measure_replay(fresh, spec["responses"], spec.get("repeats", 3))
     median = {k: statistics.median(v) for k, v in seconds.items()}
     n = len(responses)

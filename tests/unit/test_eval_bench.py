@@ -98,7 +98,10 @@ def test_whole_path_times_the_second_opinion_beside_the_small_model_alone(tiny_c
     second = whole["second_opinion"]
     assert second["claims"] > 0 and second["responses_per_s"] > 0 and second["vs_small_alone"] > 0
     assert second["share_escalated"] == sum(second["escalated"].values()) / second["claims"]
-    assert "with the second opinion" in capsys.readouterr().out
+    latency = whole["latency_s"]  # one response at a time, with and without it
+    assert latency["groundwatch_second_opinion"]["n"] == latency["groundwatch"]["n"] == 3
+    assert latency["groundwatch_second_opinion"]["p50"] > 0
+    assert "groundwatch with the second opinion" in capsys.readouterr().out
 
 
 def test_bench_refuses_a_second_opinion_without_a_model(tmp_path, capsys):
