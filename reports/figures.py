@@ -803,12 +803,16 @@ PERFORMANCE = Source("docs/figures/performance.json",
                      "--threads 2 --no-progress --output docs/figures/performance.json")
 # The goals the whole path is held to: (what, measured value from the bench, how it is met, its text).
 PERFORMANCE_GOALS = (
-    ("NLI path vs `CrossEncoder.predict`, pairs/s", lambda w: w["nli_vs_cross_encoder"], lambda v: v >= 2.5,
-     "≥ 2.5×", "{:.2f}×"),
-    ("end to end vs `CrossEncoder.predict` over the same candidates", lambda w: w["end_to_end_vs_cross_encoder"],
-     lambda v: v >= 3.0, "≥ 3×", "{:.2f}×"),
+    ("NLI path vs `CrossEncoder.predict`, pairs/s", lambda w: w["nli_vs_cross_encoder"], lambda v: v >= 3.0,
+     "≥ 3×", "{:.2f}×"),
+    ("end to end vs `CrossEncoder.predict` over the same candidates, cache cold",
+     lambda w: w["end_to_end_vs_cross_encoder"], lambda v: v >= 2.0, "≥ 2×", "{:.2f}×"),
     ("p50 per response, one at a time", lambda w: 1000 * w["latency_s"]["groundwatch"]["p50"], lambda v: v <= 150,
      "≤ 150 ms", "{:.0f} ms"),
+    ("p99 per response, one at a time", lambda w: 1000 * w["latency_s"]["groundwatch"]["p99"], lambda v: v <= 400,
+     "≤ 400 ms", "{:.0f} ms"),
+    ("`groundwatch score` peak RSS", lambda w: w["cold_start"]["peak_rss_mb"], lambda v: v <= 700,
+     "≤ 700 MB", "{:.0f} MB"),
     ("cold start to the first verdict", lambda w: w["cold_start"]["first_verdict_s"], lambda v: v < 5,
      "< 5 s", "{:.1f} s"),
 )
@@ -825,19 +829,30 @@ def _performance(data: list[dict]) -> str:
              f"{w['pairs_per_s']['cross_encoder']:.1f}", f"{w['nli_vs_cross_encoder']:.2f}×"],
             ["latency per response p50 / p99, one at a time", f"{1000 * gw['p50']:.0f} / {1000 * gw['p99']:.0f} ms",
              f"{1000 * ce['p50']:.0f} / {1000 * ce['p99']:.0f} ms", ""]]
+    if "groundwatch_warm" in w["responses_per_s"]:
+        rows.insert(1, ["responses/s, the same responses again (caches warm)",
+                        f"{w['responses_per_s']['groundwatch_warm']:.2f}", "", ""])
     table = markdown_table(["", "groundwatch (whole path)", "`CrossEncoder.predict` (scores only)", "ratio"], rows)
     goals = []
     for what, value, met, target, fmt in PERFORMANCE_GOALS:
         v = value(w)
         goals.append([what, target, fmt.format(v), "met" if met(v) else "**missed**"])
-    cold = w["cold_start"]
+    cold, replay = w["cold_start"], w.get("replay")
+    cache = ""
+    if replay:
+        cache = (f" The pair cache on a stream that repeats: the {replay['distinct']} responses replayed as "
+                 f"{replay['responses']} (each one to three times, shuffled, seed {replay['seed']}, some with other "
+                 f"passages), {replay['batch']} per call: hit rate {100 * replay['hit_rate']:.0f}%, "
+                 f"{replay['responses_per_s']['cache_on']:.2f} responses/s against "
+                 f"{replay['responses_per_s']['cache_off']:.2f} with the cache off ({replay['cache_on_vs_off']:.2f}×), "
+                 f"beside the kernel gain in the table (measured cache cold).")
     return (f"{table}\n\n{markdown_table(['goal', 'target', 'measured', ''], goals)}\n\n"
             f"{w['responses']} responses of `examples/responses.jsonl`: {w['candidate_pairs']} candidate pairs, of "
             f"which groundwatch's cascade sent {w['model_inputs']} model inputs; {w['precision']} on {w['provider']}, "
             f"{bench['machine']['threads']} threads, interleaved, median of {w['repeats']}. Cold start: median of "
             f"{len(cold['runs_s'])} fresh `groundwatch score` processes ({', '.join(f'{s:.1f}' for s in cold['runs_s'])} s), "
             f"peak RSS {cold['peak_rss_mb']:.0f} MB. {cpu['model']}, {cpu['usable_cores']} usable cores "
-            f"({', '.join(cpu['flags'])}).")
+            f"({', '.join(cpu['flags'])}).{cache}")
 
 
 
