@@ -13,10 +13,12 @@ def register(sub) -> None:
                    help="local Hugging Face checkpoint directory")
     p.add_argument("-o", "--output", required=True, type=Path, metavar="DIR",
                    help="directory to write model.onnx and its tokenizer to")
-    p.add_argument("--precision", choices=["fp32", "fp16", "int8-weights", "int8"], default="int8-weights",
+    p.add_argument("--precision", choices=["fp32", "fp16", "int8-weights", "int8-blocks", "int8"],
+                   default="int8-weights",
                    help="fp16 for GPU serving; int8-weights for CPU (default: int8 weights, a pair scores the same "
-                        "in any batch; how it computes is scorer.int8_compute); int8 is dynamic quantisation, whose "
-                        "scores depend on the batch")
+                        "in any batch; how it computes is scorer.int8_compute); int8-blocks: one weight scale per "
+                        "block of 32 values, for models one scale per channel cannot hold (all-mpnet-base-v2); "
+                        "int8 is dynamic quantisation, whose scores depend on the batch")
     p.add_argument("--kind", choices=["nli3", "grounding2", "seq2seq"],
                    help="what the model outputs (default: from config.json: an encoder-decoder is seq2seq, three "
                         "labels nli3, one or two grounding2)")

@@ -55,6 +55,8 @@ class OnnxBackend(NLIBackend):
             config = dict(FOLD_WEIGHTS)  # the embedding table's DequantizeLinear, folded once at load
         elif self.int8_compute is not None:
             config = dict(INT8_COMPUTE if self.int8_compute == "blocks" else FOLD_WEIGHTS)
+        elif self.precision == "int8-blocks":
+            config = dict(FOLD_WEIGHTS)  # the embedding tables; the MatMulNBits nodes compute in int8
         config.update(session_config or {})
         for key, value in config.items():
             options.add_session_config_entry(key, value)

@@ -13,6 +13,10 @@
   Runtime's MatMulNBits at accuracy level 4: activations quantised per row and block of 32
   columns) or `fp32` (the session option `session.disable_quant_qdq` folds the weights to fp32 at
   load: the fp32 export's scores when the checkpoint's weights were int8 already).
+- `int8-blocks`: int8 weights with one scale per block of 32 input values of each output channel, as
+  ONNX Runtime's MatMulNBits (8 bits, accuracy level 4: activations quantised per row and block, so
+  batch-invariant). For models whose weights one scale per channel cannot hold: all-mpnet-base-v2's
+  argmax agreement with its fp32 export is 0.86-0.88 with int8-weights, 0.99 with int8-blocks.
 """
 
 from __future__ import annotations
@@ -84,6 +88,23 @@ def weights_int8(source: Path, target: Path, min_size: int = 4096) -> None:
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
+
+
+def blocks_int8(source: Path, target: Path, block: int = 32) -> None:
+    """Every weight MatMul as MatMulNBits (8-bit, symmetric, `block` input values per scale, int8 compute);
+    embedding tables as int8-weights stores them (one scale per row)."""
+    import tempfile
+
+    import onnx
+    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+    quantizer = MatMulNBitsQuantizer(onnx.load(str(source)), bits=8, block_size=block, is_symmetric=True,
+                                     accuracy_level=4)
+    quantizer.process()
+    with tempfile.TemporaryDirectory() as tmp:
+        blocks = Path(tmp) / "blocks.onnx"
+        quantizer.model.save_model_to_file(str(blocks), use_external_data_format=False)
+        weights_int8(blocks, target)  # only the Gather tables are left to it
 
 
 class _Batches:

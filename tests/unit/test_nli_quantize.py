@@ -36,7 +36,7 @@ def _invariance(backend) -> float:
     return float(max(np.abs(alone - together).max(), np.abs(alone - reversed_).max()))
 
 
-@pytest.mark.parametrize("precision", ["fp32", "int8-weights", "int8-static"])
+@pytest.mark.parametrize("precision", ["fp32", "int8-weights", "int8-blocks", "int8-static"])
 def test_batch_invariant_exports(compact_tiny, tmp_path, precision):
     calibration = [(p, h) for p, h in PAIRS] * 4
     out = export_checkpoint(compact_tiny, tmp_path / precision, precision, calibration=calibration)
@@ -61,3 +61,18 @@ def test_int8_weights_folded_at_load_equal_fp32_when_the_weights_are_int8(compac
     off = load_backend(weights, "onnx", "cpu", threads=1, int8_compute=False)
     assert np.abs(_probs(off, PAIRS) - _probs(fp32, PAIRS)).max() <= 1e-6
     assert (weights / "model.onnx").stat().st_size < 0.5 * (tmp_path / "fp32" / "model.onnx").stat().st_size
+
+
+def test_int8_blocks_runs_its_matmuls_as_8_bit_blocks_and_agrees_with_fp32(compact_tiny, tmp_path):
+    import onnx
+
+    fp32 = OnnxBackend(export_checkpoint(compact_tiny, tmp_path / "fp32", "fp32"), providers="cpu", threads=1)
+    out = export_checkpoint(compact_tiny, tmp_path / "blocks", "int8-blocks")
+    nodes = onnx.load(str(out / "model.onnx")).graph.node
+    nbits = [n for n in nodes if n.op_type == "MatMulNBits"]
+    assert nbits and all({a.name: a.i for a in n.attribute}["bits"] == 8 for n in nbits)
+    assert all({a.name: a.i for a in n.attribute}["block_size"] == 32 for n in nbits)
+    blocks = OnnxBackend(out, providers="cpu", threads=1)
+    assert blocks.precision == "int8-blocks" and blocks.int8_compute is None
+    assert (_probs(blocks, PAIRS).argmax(1) == _probs(fp32, PAIRS).argmax(1)).all()
+    assert np.abs(_probs(blocks, PAIRS) - _probs(fp32, PAIRS)).max() < 0.05

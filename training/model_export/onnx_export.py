@@ -7,7 +7,8 @@ graph of its first decoding step that returns the logits of its two label tokens
 fp32 for reference, fp16 for GPU serving (softmax, layer norm and the other
 numerically sensitive ops stay in fp32, which DeBERTa needs), and the int8
 variants of scorers/nli/quantize.py for CPU: int8-weights (the shipped default:
-batch-invariant), int8-static (batch-invariant, needs calibration pairs) and
+batch-invariant), int8-blocks (batch-invariant, one weight scale per block of 32: for larger
+models such as all-mpnet-base-v2), int8-static (batch-invariant, needs calibration pairs) and
 int8 (dynamic: a pair's scores depend on its batch). An int8-weights model may also compute
 in int8 with each row's activations quantised from that row alone (scorers/nli/row_int8.py,
 built when it is loaded). The directory holds
@@ -32,7 +33,7 @@ from groundwatch.training.model_export.export_kind import ExportKind, choose_kin
 from groundwatch.training.model_export.export_kind import plan as export_plan
 from groundwatch.scorers.nli.kinds import read_config, read_kind
 
-PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights")
+PRECISIONS = ("fp32", "fp16", "int8", "int8-static", "int8-weights", "int8-blocks")
 # Ops kept in fp32 in an fp16 export: reductions and normalisations overflow in half precision.
 FP16_KEEP_FP32 = ["Softmax", "LayerNormalization", "ReduceMean", "Pow", "Sqrt"]
 
@@ -146,6 +147,8 @@ def export_checkpoint(checkpoint: Path, output: Path, precision: str = "int8", o
             quantize.dynamic_int8(fp32, target)
         elif precision == "int8-weights":
             quantize.weights_int8(fp32, target)
+        elif precision == "int8-blocks":
+            quantize.blocks_int8(fp32, target)
         elif precision == "int8-static":
             inner = getattr(model.config, "intermediate_size", None)
             quantize.static_int8(fp32, target, _calibration_batches(tokenizer, calibration), keep_fp32_inner=inner)
