@@ -76,3 +76,15 @@ def test_int8_blocks_runs_its_matmuls_as_8_bit_blocks_and_agrees_with_fp32(compa
     assert blocks.precision == "int8-blocks" and blocks.int8_compute is None
     assert (_probs(blocks, PAIRS).argmax(1) == _probs(fp32, PAIRS).argmax(1)).all()
     assert np.abs(_probs(blocks, PAIRS) - _probs(fp32, PAIRS)).max() < 0.05
+
+
+@pytest.mark.parametrize("mode", ["rows", "blocks", "fp32"])
+def test_a_batch_cut_into_one_part_per_thread_scores_as_one_part(compact_tiny, tmp_path, mode):
+    """With two threads each batch runs as two single-threaded halves at once: the same scores, bit for bit."""
+    weights = export_checkpoint(compact_tiny, tmp_path / "w", "int8-weights")
+    one = OnnxBackend(weights, providers="cpu", threads=1, int8_compute=mode)
+    two = OnnxBackend(weights, providers="cpu", threads=2, int8_compute=mode)
+    assert (one.parts, two.parts) == (1, 2)
+    encodings = sorted((e[0] for e in one.tokenize(PAIRS * 3)), key=len)
+    assert np.array_equal(one.infer(encodings), two.infer(encodings))
+    assert np.array_equal(one.infer(encodings[:1]), two.infer(encodings[:1]))
