@@ -883,9 +883,9 @@ def _consumer_memory(data: list[dict]) -> str:
 # one alone; controls, examples and guard probe scored by each (infra/measure_uses.sh). The larger model's export is
 # not in the repository (only its training run's compact copy): those two files are kept measurements.
 MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
-                     "OUT`, DIR the all-mpnet-base-v2 run 1 copy in training/runs/mpnet-run1 (the step its "
-                     "progress.json names) materialised and exported whole with int8 row-local activations (the "
-                     "`rows` arithmetic), the shipped model computed as `blocks`")
+                     "OUT`, DIR the all-mpnet-base-v2 run 1 copy at step 303 (training/runs/mpnet-run1 has since "
+                     "trained on), stored with one int8 scale per row, materialised and exported whole with int8 "
+                     "row-local activations (the `rows` arithmetic), the shipped model computed as `blocks`")
 MODEL_USES = (Source("docs/figures/model-uses-small.json",
                      with_blocks("infra/measure_uses.sh small docs/figures/model-uses-small.json")),
               Source("docs/figures/model-uses-second-opinion.json",
