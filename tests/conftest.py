@@ -19,6 +19,16 @@ def tiny_onnx(tiny_checkpoint, tmp_path_factory):
     return export_checkpoint(tiny_checkpoint, tmp_path_factory.mktemp("tiny-onnx"), precision="fp32")
 
 
+@pytest.fixture(scope="session")
+def compact_tiny(tiny_checkpoint, tmp_path_factory):
+    """The tiny checkpoint through the compact int8 copy and back, as the shipped model is built: int8-representable
+    fp32 weights."""
+    from groundwatch.training.compact_checkpoint import materialise, save_compact
+
+    base = tmp_path_factory.mktemp("compact-tiny")
+    return materialise(save_compact(tiny_checkpoint, base / "compact"), base / "materialised")
+
+
 @pytest.fixture(autouse=True)
 def _logging_back_to_defaults():
     """The CLI sets logging up for the whole process (level, format, stderr); each test starts from

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+
+from groundwatch.scorers.nli.fake_backend import FakeBackend
 
 
 def _tokenizer(path: Path):
@@ -111,3 +114,17 @@ def tiny_t5_sentencepiece_checkpoint(path: Path) -> Path:
     tok = T5Tokenizer(str(path / "spiece.model"), extra_ids=0, legacy=True)
     tok.save_pretrained(str(path))
     return _tiny_t5(path, tok, eos_id=tok.eos_token_id)
+
+
+class SlowBackend(FakeBackend):
+    """The fake backend holding each batch `delay` seconds and recording the claims it scored."""
+
+    def __init__(self, model_dir, delay: float = 0.0):
+        super().__init__(model_dir)
+        self.delay = delay
+        self.scored: list[str] = []
+
+    def predict(self, items):
+        time.sleep(self.delay)
+        self.scored.extend(i.pair[1] for i in items)
+        return super().predict(items)

@@ -16,15 +16,6 @@ PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 
          ("The office is closed on Sundays.", "The office opens on Sunday.")]
 
 
-@pytest.fixture(scope="module")
-def compact_tiny(tiny_checkpoint, tmp_path_factory):
-    """The tiny checkpoint through the compact int8 copy and back: int8-representable fp32 weights."""
-    from groundwatch.training.compact_checkpoint import materialise, save_compact
-
-    base = tmp_path_factory.mktemp("compact-tiny")
-    return materialise(save_compact(tiny_checkpoint, base / "compact"), base / "materialised")
-
-
 def _probs(backend, pairs) -> np.ndarray:
     return np.array([[s.entailment, s.neutral, s.contradiction] for s in backend.predict(pairs)])
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from groundwatch.config.settings_check import SettingsError
@@ -11,25 +9,10 @@ from groundwatch.config.settings import load_settings
 from groundwatch.config.scorer import ScorerConfig
 from groundwatch.export.metrics import Metrics
 from groundwatch.scorers.nli.batcher import DynamicBatcher
-from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.nli.pair_scorer import CacheStats, PairScorer
 from groundwatch.scorers.pipeline import Scorer
 from groundwatch.scorers.schema import parse_response
-
-
-class SlowBackend(FakeBackend):
-    """The fake backend holding each batch `delay` seconds and recording the claims it scored."""
-
-    delay = 0.0
-
-    def __init__(self, model_dir):
-        super().__init__(model_dir)
-        self.scored: list[str] = []
-
-    def predict(self, items):
-        time.sleep(self.delay)
-        self.scored.extend(i.pair[1] for i in items)
-        return super().predict(items)
+from tests.tiny_models import SlowBackend
 
 
 @pytest.fixture

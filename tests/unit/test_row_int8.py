@@ -23,15 +23,6 @@ PAIRS = [("Refunds are available within 30 days of purchase.", "Refunds take 60 
 
 
 @pytest.fixture(scope="module")
-def compact_tiny(tiny_checkpoint, tmp_path_factory):
-    """The tiny checkpoint through the compact int8 copy and back, as the shipped model is built."""
-    from groundwatch.training.compact_checkpoint import materialise, save_compact
-
-    base = tmp_path_factory.mktemp("compact-tiny-rows")
-    return materialise(save_compact(tiny_checkpoint, base / "compact"), base / "materialised")
-
-
-@pytest.fixture(scope="module")
 def exports(compact_tiny, tmp_path_factory):
     base = tmp_path_factory.mktemp("rows-exports")
     fp32 = export_checkpoint(compact_tiny, base / "fp32", "fp32")

@@ -12,9 +12,9 @@ import pytest
 from groundwatch.scorers.deadline import Deadline
 from groundwatch.scorers.errors import DeadlineExceeded, ScoringError
 from groundwatch.scorers.nli.batcher import DynamicBatcher
-from groundwatch.scorers.nli.fake_backend import FakeBackend
 from groundwatch.scorers.nli.pair_scorer import PairScorer
 from groundwatch.scorers.records import NLIScores
+from tests.tiny_models import SlowBackend
 
 
 def _done(value) -> Future:
@@ -153,23 +153,8 @@ def test_the_pair_cache_survives_submitters_and_the_batcher_thread_at_once():
     assert len(scorer._cache) <= 8
 
 
-class SlowBackend(FakeBackend):
-    """The fake backend, holding each batch for `delay` seconds and recording what it scored."""
-
-    delay = 0.3
-
-    def __init__(self, model_dir):
-        super().__init__(model_dir)
-        self.scored: list[str] = []
-
-    def predict(self, items):
-        time.sleep(self.delay)
-        self.scored.extend(i.pair[1] for i in items)
-        return super().predict(items)
-
-
 def test_the_batcher_drops_pairs_whose_deadline_passed_while_they_queued(tiny_onnx):
-    backend = SlowBackend(tiny_onnx)
+    backend = SlowBackend(tiny_onnx, delay=0.3)
     batcher = DynamicBatcher(backend, max_batch_size=1, max_wait_ms=0)
     try:
         first = batcher.submit([("The sky is blue.", "The sky is blue.")])
@@ -186,7 +171,7 @@ def test_the_batcher_drops_pairs_whose_deadline_passed_while_they_queued(tiny_on
 
 
 def test_an_expired_pair_is_not_cached(tiny_onnx):
-    backend = SlowBackend(tiny_onnx)
+    backend = SlowBackend(tiny_onnx, delay=0.3)
     backend.delay = 0.0
     batcher = DynamicBatcher(backend, max_wait_ms=0)
     scorer = PairScorer(backend, batcher, "v")
@@ -200,7 +185,7 @@ def test_an_expired_pair_is_not_cached(tiny_onnx):
 
 
 def test_a_pair_already_in_flight_is_joined_not_scored_again(tiny_onnx):
-    backend = SlowBackend(tiny_onnx)  # each batch held 0.3 s: the second submit finds the pair in flight
+    backend = SlowBackend(tiny_onnx, delay=0.3)  # each batch held 0.3 s: the second submit finds the pair in flight
     batcher = DynamicBatcher(backend, max_wait_ms=0)
     scorer = PairScorer(backend, batcher, "v")
     try:
@@ -213,7 +198,7 @@ def test_a_pair_already_in_flight_is_joined_not_scored_again(tiny_onnx):
 
 
 def test_a_pair_in_flight_that_may_expire_first_is_not_joined(tiny_onnx):
-    backend = SlowBackend(tiny_onnx)
+    backend = SlowBackend(tiny_onnx, delay=0.3)
     batcher = DynamicBatcher(backend, max_batch_size=1, max_wait_ms=0)
     scorer = PairScorer(backend, batcher, "v")
     try:
@@ -230,7 +215,7 @@ def test_a_pair_in_flight_that_may_expire_first_is_not_joined(tiny_onnx):
 
 
 def test_a_refused_submit_leaves_nobody_waiting(tiny_onnx):
-    backend = SlowBackend(tiny_onnx)
+    backend = SlowBackend(tiny_onnx, delay=0.3)
     batcher = DynamicBatcher(backend)
     scorer = PairScorer(backend, batcher, "v")
     batcher.close()
