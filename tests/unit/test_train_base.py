@@ -25,6 +25,14 @@ def test_the_manifest_names_a_fetched_base_or_the_run_it_continues(tmp_path):
     assert train.base_description(tmp_path / "no-manifest", fetched) == "sentence-transformers/all-mpnet-base-v2"
 
 
+def test_a_checkpoint_that_records_no_base_is_named_by_its_architecture(tmp_path):
+    """A run resumed from another run's --output (no manifest until a run ends) with its --init folder gone."""
+    checkpoint = tmp_path / "output"
+    checkpoint.mkdir()
+    (checkpoint / "config.json").write_text(json.dumps({"model_type": "mpnet"}))
+    assert train.base_description(checkpoint, tmp_path / "gone").startswith("sentence-transformers/all-mpnet-base-v2")
+
+
 @pytest.mark.parametrize(("cpuinfo", "expected"), [("flags : avx2 avx512f amx_bf16 amx_tile", True),
                                                     ("flags : avx2 avx512f avx512_bf16", True),
                                                     ("flags : avx2 fma avx512f", False)])
