@@ -23,7 +23,7 @@ import numpy as np
 from groundwatch.config.logs import get_logger
 from groundwatch.scorers.byte_cache import MB, ByteLRU
 from groundwatch.scorers.errors import ModelLoadError
-from groundwatch.scorers.nli.threads import deterministic_session_options
+from groundwatch.scorers.nli.threads import Parts, deterministic_session_options
 
 log = get_logger(__name__)
 
@@ -52,11 +52,12 @@ class Embedder:
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(int(settings["max_seq_length"]))
         options, budget = deterministic_session_options(threads)
+        self._parts = Parts(options, "embed-part")  # a batch as one single-threaded part per thread
         # The CPU always, also in the CUDA image: every image ranks evidence with the same vectors.
         self._session = ort.InferenceSession(str(self.model_dir / MODEL_FILE), options,
                                              providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
-        log.info("embedder_threads", intra_op=options.intra_op_num_threads, configured=threads,
+        log.info("embedder_threads", intra_op=options.intra_op_num_threads, parts=self._parts.count, configured=threads,
                  **budget.log_fields())
         self._cache = ByteLRU(cache_bytes, "embedder")  # about 1.7 kB a text: 20,000 texts in 32 MB
 
@@ -82,7 +83,7 @@ class Embedder:
                    and len(encodings[order[end]].ids) * (end - start + 1) <= self.batch_tokens):
                 end += 1
             rows = order[start:end]
-            out[rows] = self._forward([encodings[i] for i in rows])
+            out[rows] = self._parts.run(self._forward, [encodings[i] for i in rows])
             start = end
         return out
 

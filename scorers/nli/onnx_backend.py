@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +12,7 @@ from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
 from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS, INT8_COMPUTE
 from groundwatch.scorers.nli.row_int8 import has_int8_dot, rows_model_source
-from groundwatch.scorers.nli.threads import deterministic_session_options
+from groundwatch.scorers.nli.threads import Parts, deterministic_session_options
 
 log = get_logger(__name__)
 CUDA = "CUDAExecutionProvider"
@@ -45,15 +44,11 @@ class OnnxBackend(NLIBackend):
             raise ModelLoadError(f"{path} does not exist")
         self.precision = _precision(self.model_dir)
         chosen = pick_providers(providers)
-        # One session serves every batch, sized to the CPUs this process may run on. On the CPU a batch is cut
-        # into one part per thread, each part run single-threaded at the same time: intra-op threads share a
-        # batch's small matrices poorly (two threads score about 1.2 times the pairs of one, two halves at
-        # once 1.6 times). A pair's scores do not depend on its batch in any mode, so the cut changes nothing.
+        # One session serves every batch, sized to the CPUs this process may run on; on the CPU each batch runs
+        # as one single-threaded part per thread (scorers/nli/threads.py Parts).
         options, budget = deterministic_session_options(threads)
-        self.parts = 1
-        if chosen[0] != CUDA and options.intra_op_num_threads > 1:
-            self.parts, options.intra_op_num_threads = options.intra_op_num_threads, 1
-            self._pool = ThreadPoolExecutor(self.parts, thread_name_prefix="nli-part")
+        self._parts = Parts(options, "nli-part", cpu=chosen[0] != CUDA)
+        self.parts = self._parts.count
         if self.precision == "int8-weights":
             self.int8_compute = int8_mode(int8_compute, cpu=chosen[0] != CUDA)
         source: str | bytes = str(path)
@@ -76,12 +71,7 @@ class OnnxBackend(NLIBackend):
                  parts=self.parts, configured=threads, int8_compute=self.int8_compute, **budget.log_fields())
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
-        parts = min(self.parts, len(batch))
-        if parts < 2:
-            return self._run(batch)
-        size = -(-len(batch) // parts)  # consecutive items: the batcher sorted them by length
-        pieces = [batch[i:i + size] for i in range(0, len(batch), size)]
-        return np.concatenate(list(self._pool.map(self._run, pieces)))
+        return self._parts.run(self._run, batch)  # consecutive items: the batcher sorted them by length
 
     def _run(self, batch: list[PairEncoding]) -> np.ndarray:
         feeds = {k: v for k, v in self.features(batch).items() if k in self._inputs}

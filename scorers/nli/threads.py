@@ -80,3 +80,54 @@ def deterministic_session_options(threads: int | None = None):
     options.inter_op_num_threads = 1
     options.use_deterministic_compute = True  # batch invariance comes from the model, see quantize.py
     return options, budget
+
+
+class Parts:
+    """A batch cut into consecutive pieces, one per thread, each run single-threaded at the same time.
+
+    ONNX Runtime's intra-op threads share a batch's small matrices poorly: on 2 cores two threads score about
+    1.2 times what one does, two pieces at once about 1.6 times. The pieces are cut where their padded sizes
+    (rows x longest row) are most even, not at equal row counts: rows come sorted by length, so equal counts
+    would leave the last piece with the longest rows and every other thread waiting for it. A row's result
+    does not depend on the rows beside it in either model, so the cut changes no value."""
+
+    def __init__(self, options, name: str, cpu: bool = True):
+        self.count = options.intra_op_num_threads if cpu else 1
+        self._pool = None
+        if self.count > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            options.intra_op_num_threads = 1
+            self._pool = ThreadPoolExecutor(self.count, thread_name_prefix=name)
+
+    def run(self, forward, batch: list):
+        """forward(batch) as the concatenation (numpy) of forward over consecutive pieces, run at once; the rows
+        of `batch` are sorted by length (len of each)."""
+        import numpy as np
+
+        count = min(self.count, len(batch))
+        if count < 2:
+            return forward(batch)
+        bounds = even_cuts([len(row) for row in batch], count)
+        pieces = [batch[a:b] for a, b in zip(bounds, bounds[1:])]
+        return np.concatenate(list(self._pool.map(forward, pieces)))
+
+
+def even_cuts(lengths: list[int], count: int) -> list[int]:
+    """Bounds [0, ..., len(lengths)] of at most `count` non-empty consecutive pieces of rows sorted by length,
+    whose largest padded size (rows x longest row) is as small as it can be."""
+
+    def pieces(budget: int) -> list[int] | None:
+        # From the longest rows down, each piece as large as the budget allows: a larger last piece only leaves
+        # shorter rows to the others, so this fits whenever any cut does.
+        bounds, end = [len(lengths)], len(lengths)
+        while end > 0 and len(bounds) <= count:
+            end -= max(1, min(end, budget // max(lengths[end - 1], 1)))
+            bounds.append(end)
+        return bounds[::-1] if end == 0 else None
+
+    low, high = max(max(lengths), 1), max(max(lengths), 1) * len(lengths)
+    while low < high:  # the smallest budget that some cut meets
+        middle = (low + high) // 2
+        low, high = (low, middle) if pieces(middle) else (middle + 1, high)
+    return pieces(low)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 
-from groundwatch.scorers.nli.threads import cgroup_quota, cpu_budget
+from groundwatch.scorers.nli.threads import cgroup_quota, cpu_budget, even_cuts
 
 
 def _files(root, files: dict[str, str]):
@@ -72,3 +74,28 @@ print(json.dumps(Embedder()._session.get_session_options().intra_op_num_threads)
     assert json.loads(result.stdout.strip().splitlines()[-1]) == 1
     [logged] = [line for line in (result.stdout + result.stderr).splitlines() if "embedder_threads" in line]
     assert "intra_op=1" in logged and "cpu_affinity=1" in logged
+
+
+def _largest(lengths, bounds):
+    return max((b - a) * lengths[b - 1] for a, b in zip(bounds, bounds[1:]))
+
+
+def test_pieces_are_cut_where_their_padded_sizes_are_most_even():
+    assert even_cuts([10] * 8, 2) == [0, 4, 8]
+    # Equal counts would pad 4 rows to 40 tokens (160) while the first piece holds 4 x 5.
+    assert even_cuts([5, 5, 5, 5, 10, 10, 20, 40], 2) == [0, 6, 8]
+    assert even_cuts([7], 2) == [0, 1]
+
+
+def test_no_cut_into_consecutive_pieces_has_a_smaller_largest_piece():
+    rng = random.Random(0)
+    for _ in range(500):
+        lengths = sorted(rng.randint(1, 60) for _ in range(rng.randint(1, 9)))
+        count = rng.randint(1, 4)
+        bounds = even_cuts(lengths, count)
+        n = len(lengths)
+        assert bounds[0] == 0 and bounds[-1] == n and len(bounds) - 1 <= count
+        assert all(a < b for a, b in zip(bounds, bounds[1:]))
+        best = min(_largest(lengths, [0, *cuts, n]) for k in range(count)
+                   for cuts in itertools.combinations(range(1, n), k))
+        assert _largest(lengths, bounds) == best

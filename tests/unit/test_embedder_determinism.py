@@ -19,3 +19,11 @@ def test_a_text_alone_and_among_others_gets_the_same_vector():
 def test_the_token_budget_changes_the_batches_not_the_vectors():
     small = Embedder(batch_tokens=32)  # the long text in a batch of its own, not padded beside the others
     assert np.array_equal(small.embed(TEXTS), Embedder(batch_tokens=8192).embed(TEXTS))
+
+
+def test_a_batch_cut_into_one_part_per_thread_gets_the_same_vectors():
+    """With two threads each batch runs as two single-threaded halves at once: the same vectors, bit for bit."""
+    one, two = Embedder(threads=1), Embedder(threads=2)
+    assert (one._parts.count, two._parts.count) == (1, 2)
+    texts = TEXTS * 3
+    assert np.array_equal(one.embed(texts), two.embed(texts))
