@@ -29,7 +29,7 @@ import torch  # noqa: E402
 
 from groundwatch.scorers.evidence.base_model import check_tokenizer, minilm_dir
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.training import counter_shortcuts, synthetic
+from groundwatch.training import counter_shortcuts, phenomena, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, load_mix
@@ -65,6 +65,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--synonyms", type=int, default=0, metavar="N",
                    help="N premise sentences with a word or two swapped for a WordNet synonym, entailed "
                         "(counter_shortcuts.synonym_pairs)")
+    p.add_argument("--phenomena", type=int, default=0, metavar="N",
+                   help="about N templated pairs each of swapped roles, an exception stated as the rule and some -> "
+                        "all, half faithful (training/phenomena.py)")
     p.add_argument("--copies-alone", type=float, default=0.0, metavar="SHARE",
                    help="this share of the copies against their sentence alone, as the scorer's sentence premise")
     p.add_argument("--copy-swaps", action="store_true",
@@ -152,6 +155,13 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         train = train + counter_shortcuts.synonym_pairs(train, args.seed, args.synonyms)
         val["counter_synonym"] = counter_shortcuts.synonym_pairs([p for ps in val.values() for p in ps],
                                                                  args.seed + 1, 300)
+    if getattr(args, "phenomena", 0):  # absent from the options of runs made before it
+        made = phenomena.build(args.seed, args.phenomena)
+        train = train + made
+        seen = {(p.premise, p.hypothesis) for p in made}
+        for pair in phenomena.build(args.seed + 1, 100):  # held out: none of the training pairs
+            if (pair.premise, pair.hypothesis) not in seen:
+                val.setdefault(pair.source, []).append(pair)
     if getattr(args, "val_per_source", 0):
         val = {source: pairs[:args.val_per_source] for source, pairs in val.items()}
     if args.polarity_form:
