@@ -4,6 +4,7 @@
 #
 #   infra/measure_verdict_rule.sh sweep    # chunkings x (top_k, pair_top) on a calibration subset
 #   infra/measure_verdict_rule.sh final    # score the four dev sets, calibrate, fit the combiner, report
+#   infra/measure_verdict_rule.sh report   # score the four dev sets, report at the shipped thresholds and combiner
 #
 # Env: OUT (build/eval12), SWEEP ("wice=60 qags=100 halueval=100": calibration-half records per set),
 # CHUNKINGS (names below), CHUNKING (the one `final` scores), TOP_K / PAIR_TOP (the window `final`
@@ -78,11 +79,8 @@ sys.stdout.writelines(l for l in open(sys.argv[2]) if json.loads(l)["request_id"
     done
 }
 
-final() {
-    # Score every record once with the shipped window (the sentence premise is chosen among the
-    # top_k chunks, so a smaller window re-decided from a larger one would only approximate it);
-    # pick the threshold rule's thresholds and fit the combiner on the calibration half; report
-    # both, and the guards off vs on, on the report half.
+score_dev() {
+    # Every record of the four dev sets scored once with the window CHUNKING, TOP_K, PAIR_TOP; saved verdicts are kept.
     convert
     local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3} tag=${CHUNKING:-s4o1}-k${TOP_K:-4}-p${PAIR_TOP:-3}
     for set in wice begin qags halueval; do
@@ -92,6 +90,35 @@ final() {
     done
     cat "$out"/{wice,begin,qags,halueval}.jsonl > "$out/dev.jsonl"
     cat "$out"/{wice,begin,qags,halueval}-"$tag"-verdicts.jsonl > "$out/dev-$tag-verdicts.jsonl"
+}
+
+report() {
+    # The shipped thresholds (scorers/calibration.json) and combiner as they are, on the report half: what a
+    # change of model arithmetic does to the dev sets, without refitting anything.
+    score_dev
+    local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3} tag=${CHUNKING:-s4o1}-k${TOP_K:-4}-p${PAIR_TOP:-3}
+    local combiner
+    combiner="$(python -c 'from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR as d; print(d)')/combiner.json"
+    local shipped=(--config scorers/calibration.json --input "$out/dev.jsonl" --from-verdicts "$out/dev-$tag-verdicts.jsonl"
+                   --top-k "$k" --pair-top "$p" --half report --combiner "$combiner" --resamples "$resamples")
+    with_chunking "$c" nice -n 5 groundwatch eval "${shipped[@]}" --output "$out/report-shipped-$tag.json" \
+        > "$out/report-shipped-$tag.txt"
+    with_chunking "$c" nice -n 5 groundwatch eval "${shipped[@]}" --guards both --output "$out/guards-shipped-$tag.json" \
+        > "$out/guards-shipped-$tag.txt"
+    sed -n '/verdict rule: threshold vs combiner/,$p' "$out/report-shipped-$tag.txt"
+    if [ -n "${FIGURES_DIR:-}" ]; then
+        cp "$out/report-shipped-$tag.json" "$FIGURES_DIR/verdict-rule-report.json"
+        cp "$out/guards-shipped-$tag.json" "$FIGURES_DIR/guards-dev-report.json"
+    fi
+}
+
+final() {
+    # Score every record once with the shipped window (the sentence premise is chosen among the
+    # top_k chunks, so a smaller window re-decided from a larger one would only approximate it);
+    # pick the threshold rule's thresholds and fit the combiner on the calibration half; report
+    # both, and the guards off vs on, on the report half.
+    score_dev
+    local c=${CHUNKING:-s4o1} k=${TOP_K:-4} p=${PAIR_TOP:-3} tag=${CHUNKING:-s4o1}-k${TOP_K:-4}-p${PAIR_TOP:-3}
     local redecide=(--input "$out/dev.jsonl" --from-verdicts "$out/dev-$tag-verdicts.jsonl" --top-k "$k" --pair-top "$p")
     # Thresholds of the threshold rule: best pooled balanced accuracy on the calibration half. The choice rests
     # on the bootstrap standard error of that accuracy, so it gets the full resamples (100 move it by ~7%).
