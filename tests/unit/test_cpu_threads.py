@@ -99,3 +99,12 @@ def test_no_cut_into_consecutive_pieces_has_a_smaller_largest_piece():
         best = min(_largest(lengths, [0, *cuts, n]) for k in range(count)
                    for cuts in itertools.combinations(range(1, n), k))
         assert _largest(lengths, bounds) == best
+
+
+def test_greedy_cuts_fill_pieces_up_to_the_budget_from_the_longest_rows():
+    from groundwatch.scorers.nli.threads import greedy_cuts
+
+    assert greedy_cuts([10] * 8, 40) == [0, 4, 8]
+    assert greedy_cuts([5, 5, 5, 5, 10, 10, 20, 40], 40) == [0, 1, 5, 7, 8]
+    assert greedy_cuts([300, 300], 100) == [0, 1, 2]  # a row longer than the budget is a piece of its own
+    assert greedy_cuts([10] * 8, 40, limit=1) is None

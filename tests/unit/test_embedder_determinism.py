@@ -27,3 +27,11 @@ def test_a_batch_cut_into_one_part_per_thread_gets_the_same_vectors():
     assert (one._parts.count, two._parts.count) == (1, 2)
     texts = TEXTS * 3
     assert np.array_equal(one.embed(texts), two.embed(texts))
+
+
+def test_a_batch_cut_into_pieces_of_a_few_tokens_gets_the_same_vectors():
+    """Pieces near PIECE_TOKENS keep a layer's activations in cache; their size changes no vector."""
+    whole, cut = Embedder(threads=1), Embedder(threads=1)
+    whole._parts.piece_tokens, cut._parts.piece_tokens = 0, 16
+    texts = TEXTS * 3
+    assert np.array_equal(whole.embed(texts), cut.embed(texts))

@@ -79,3 +79,13 @@ def test_a_batch_cut_into_one_part_per_thread_scores_as_one_part(compact_tiny, t
     encodings = sorted((e[0] for e in one.tokenize(PAIRS * 3)), key=len)
     assert np.array_equal(one.infer(encodings), two.infer(encodings))
     assert np.array_equal(one.infer(encodings[:1]), two.infer(encodings[:1]))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_cut_into_pieces_of_a_few_tokens_scores_as_one_piece(compact_tiny, tmp_path, threads):
+    weights = export_checkpoint(compact_tiny, tmp_path / "w", "int8-weights")
+    whole = OnnxBackend(weights, providers="cpu", threads=threads, int8_compute="rows")
+    cut = OnnxBackend(weights, providers="cpu", threads=threads, int8_compute="rows")
+    whole._parts.piece_tokens, cut._parts.piece_tokens = 0, 24  # about one pair a piece
+    encodings = sorted((e[0] for e in whole.tokenize(PAIRS * 3)), key=len)
+    assert np.array_equal(whole.infer(encodings), cut.infer(encodings))
