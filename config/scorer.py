@@ -92,7 +92,8 @@ class ScorerConfig(BaseModel):
     second_opinion_margin: float = Field(0.15, ge=0, le=0.5)
     # Padded tokens (longest input x inputs) per model batch, of the NLI model and of the embedder. ONNX Runtime keeps
     # the memory of the largest batch it has run (its CPU arena, which grows with batch x length, attention with
-    # length squared), so this bounds the process's memory (docs/performance.md, "Memory"). Scores do not depend on it.
+    # length squared); on a GPU this bounds it, on the CPU the pieces of about 512 tokens each batch runs in do
+    # (docs/performance.md, "Memory"). Scores do not depend on it.
     max_batch_tokens: int = Field(2048, ge=1)
     max_batch_size: int = 64
     # The longest a model batch waits for more pairs while another submission is still queueing; with none in

@@ -913,11 +913,11 @@ def _consumer_memory(data: list[dict]) -> str:
 # one alone; controls, examples and guard probe scored by each (infra/measure_uses.sh). The larger model's export is
 # not in the repository (only its training run's compact copy): those two files are kept measurements.
 MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
-                     "OUT`, DIR the all-mpnet-base-v2 run 1 copy at step 303 (training/runs/mpnet-run1 has since "
-                     "trained on), stored with one int8 scale per row, materialised and exported whole with int8 "
-                     "row-local activations (the `rows` arithmetic), the shipped model computed as `blocks`")
+                     "OUT`, DIR the int8-blocks export (`groundwatch export-model --precision int8-blocks`) of "
+                     "all-mpnet-base-v2 run 1 at the end of its epoch, step 1,096 (training/README.md), which the "
+                     "repository does not hold whole")
 MODEL_USES = (Source("docs/figures/model-uses-small.json",
-                     with_blocks("infra/measure_uses.sh small docs/figures/model-uses-small.json")),
+                     "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
               Source("docs/figures/model-uses-second-opinion.json",
                      MODEL_USES_LARGER.format(use="second-opinion"), kept=True),
               Source("docs/figures/model-uses-larger.json", MODEL_USES_LARGER.format(use="larger"), kept=True))
@@ -951,7 +951,7 @@ def _model_uses(data: list[dict]) -> str:
             + f"\n\nSmall: `{data[0]['model'][0]}`; larger: `{data[2]['model'][0]}`, as second opinion with margin "
             f"{second['margin']} (re-read: {', '.join(f'{k} {n}' for k, n in second['by_reason_outcome'].items())}). "
             "Every column at the shipped thresholds. Speed is not in this table: `groundwatch bench --paths "
-            "whole_path --second-opinion DIR` measures it on your machine.\n")
+            "whole_path --second-opinion DIR` measures it on your machine ([performance](performance.md)).\n")
 
 
 if __name__ == "__main__":
