@@ -914,8 +914,8 @@ def _consumer_memory(data: list[dict]) -> str:
 # not in the repository (only its training run's compact copy): those two files are kept measurements.
 MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
                      "OUT`, DIR the int8-blocks export (`groundwatch export-model --precision int8-blocks`) of "
-                     "all-mpnet-base-v2 run 1 at the end of its epoch, step 1,096 (training/README.md), which the "
-                     "repository does not hold whole")
+                     "all-mpnet-base-v2 run 2's full checkpoint (training/README.md); the repository holds its "
+                     "compact copy, training/runs/mpnet-run2")
 MODEL_USES = (Source("docs/figures/model-uses-small.json",
                      "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
               Source("docs/figures/model-uses-second-opinion.json",
