@@ -52,7 +52,7 @@ class Embedder:
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(int(settings["max_seq_length"]))
         options, budget = deterministic_session_options(threads)
-        self._parts = Parts(options, "embed-part")  # a batch as one single-threaded part per thread
+        self._parts = Parts(options, "embed-part")  # a batch as single-threaded pieces, all at once
         # The CPU always, also in the CUDA image: every image ranks evidence with the same vectors.
         self._session = ort.InferenceSession(str(self.model_dir / MODEL_FILE), options,
                                              providers=["CPUExecutionProvider"])

@@ -45,7 +45,7 @@ class OnnxBackend(NLIBackend):
         self.precision = _precision(self.model_dir)
         chosen = pick_providers(providers)
         # One session serves every batch, sized to the CPUs this process may run on; on the CPU each batch runs
-        # as one single-threaded part per thread (scorers/nli/threads.py Parts).
+        # as single-threaded pieces of about PIECE_TOKENS, all at once (scorers/nli/threads.py Parts).
         options, budget = deterministic_session_options(threads)
         self._parts = Parts(options, "nli-part", cpu=chosen[0] != CUDA)
         self.parts = self._parts.count

@@ -5,7 +5,8 @@ it would start 64 threads per pool and be throttled by the quota. The count here
 smaller of the CPU affinity (os.sched_getaffinity, e.g. taskset or a cpuset) and the cgroup
 CPU quota, rounded down (a 1.5-CPU quota gets 1 thread): cgroup v2 `cpu.max`, else v1
 `cpu.cfs_quota_us` / `cpu.cfs_period_us`. The ONNX Runtime session and the embedder take it
-unless scorer.threads says otherwise, and log it at start.
+unless scorer.threads says otherwise, and log it at start. On the CPU both spend those threads on
+pieces of each batch run at once (Parts), not on one run's intra-op threads.
 """
 
 from __future__ import annotations
