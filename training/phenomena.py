@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from groundwatch.scorers.english.units import NUMBER_WORDS
 from groundwatch.training.labels import LABEL2ID
 from groundwatch.training.nli_data import Pair
 
@@ -46,7 +47,7 @@ PROPERTIES = [("have a cafe", "has a cafe"), ("open on Sundays", "opens on Sunda
               ("have step-free access", "has step-free access"), ("offer bike storage", "offers bike storage"),
               ("stock spare parts", "stocks spare parts"), ("have a first-aid room", "has a first-aid room")]
 SITES = ["depot", "store", "clinic", "warehouse", "office", "workshop"]
-COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+COUNT_WORDS = {value: word for word, value in NUMBER_WORDS.items()}  # 2 -> "two"
 
 
 def _sentence(text: str) -> str:
