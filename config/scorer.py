@@ -29,10 +29,10 @@ class ScorerConfig(BaseModel):
     threads: int | None = None
     # How an int8-weights model computes on CPU (docs/models.md, "Deterministic inference"); every mode is
     # batch-invariant. rows: int8 MatMuls with each token's activations quantised from that token alone
-    # (scorers/nli/row_int8.py), the fastest where the CPU has int8 dot products (AVX-512 VNNI, AVX-VNNI, AMX);
-    # blocks: ONNX Runtime's MatMulNBits, activations quantised per token and block of 32; fp32: the weights
-    # folded to fp32 at load, the fp32 export's scores, the fastest on CPUs with AVX2 only. auto: rows where
-    # the CPU has int8 dot products, else fp32. true and false read as auto and fp32.
+    # (scorers/nli/row_int8.py), the fastest measured, with int8 dot products (AVX-512 VNNI, AVX-VNNI, AMX) or
+    # AVX2 only; blocks: ONNX Runtime's MatMulNBits, activations quantised per token and block of 32; fp32: the
+    # weights folded to fp32 at load, the fp32 export's scores. auto: rows where the CPU has int8 dot products
+    # or AVX2, else fp32 (not measured elsewhere). true and false read as auto and fp32.
     int8_compute: Literal["auto", "rows", "blocks", "fp32"] = "auto"
     max_length: int = 256
     # Defaults from a recorded calibration (scorers/calibration.json: pooled balanced accuracy on the

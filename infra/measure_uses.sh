@@ -3,15 +3,18 @@
 # write one JSON of their measures (the model-uses figure's rows).
 #
 #   LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json
+#   DISTILLED=DIR infra/measure_uses.sh distilled OUT.json
 #
 # small: the shipped model alone; second-opinion: the shipped model with LARGER as scorer.second_opinion
 # (MARGIN sets scorer.second_opinion_margin, default the setting's); larger: LARGER alone, at the same
-# thresholds. LARGER is a servable ONNX directory (groundwatch export-model). Verdicts and per-set reports go to
-# VERDICTS (default build/uses/USE). One intra-op thread (THREADS), under nice: the machine is shared.
+# thresholds; distilled: DISTILLED, the small model trained towards the larger one's probabilities
+# (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
+# (groundwatch export-model). Verdicts and per-set reports go to VERDICTS (default build/uses/USE). One
+# intra-op thread (THREADS), under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json}
-out=${2:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json}
+use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
+out=${2:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
 dir=${VERDICTS:-build/uses/$use}
 mkdir -p "$dir"
 export GROUNDWATCH_SCORER__THREADS=${THREADS:-1} OMP_NUM_THREADS=${THREADS:-1}
@@ -22,7 +25,8 @@ case "$use" in
         export GROUNDWATCH_SCORER__SECOND_OPINION=${LARGER:?LARGER=DIR: the larger model}
         [ -z "${MARGIN:-}" ] || export GROUNDWATCH_SCORER__SECOND_OPINION_MARGIN=$MARGIN ;;
     larger) model=(--model "${LARGER:?LARGER=DIR: the larger model}") ;;
-    *) echo "measure_uses.sh: error: use $use: expected small, second-opinion or larger" >&2; exit 2 ;;
+    distilled) model=(--model "${DISTILLED:?DISTILLED=DIR: the distilled small model}") ;;
+    *) echo "measure_uses.sh: error: use $use: expected small, second-opinion, larger or distilled" >&2; exit 2 ;;
 esac
 gw() { nice -n 5 .venv/bin/groundwatch "$@"; }
 for set in controls:examples/controls guards:examples/guards examples:examples; do

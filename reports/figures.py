@@ -417,11 +417,11 @@ def _examples_repeat(data: list[dict]) -> str:
 NLI_OPTIONS = Source("docs/figures/nli-options.json",
                      "groundwatch bench --paths nli_options,tokenize_once --threads 1 --repeats 5 --no-progress "
                      "--output docs/figures/nli-options.json")
-# The same bench on a CPU with AVX2 only, where ONNX Runtime has no fast int8 kernel: kept, measured with
-# the previous weights of the shipped model (same architecture and format).
+# The same bench on a CPU with AVX2 only (no int8 dot products): kept, another machine.
 NLI_OPTIONS_AVX2 = Source("docs/figures/nli-options-avx2.json",
-                          ("the command of `docs/figures/nli-options.json` on an AMD EPYC with AVX2 only, 2 cores, "
-                           "2026-11-30, with the previous weights of the shipped model"), kept=True)
+                          ("the command of `docs/figures/nli-options.json` with `--output "
+                           "docs/figures/nli-options-avx2.json`, pinned to one core (`taskset -c 0`) of an AMD EPYC "
+                           "with AVX2 only while a training run held the other, 2026-12-06"), kept=True)
 OPTION_HEADERS = ["option", "precision", "MB", "pairs/s", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
                   "batch-invariance max \\|Δp\\|", "deterministic"]
 
@@ -446,11 +446,8 @@ def _nli_options(data: list[dict]) -> str:
     return (f"{_options_table(bench)}\n\n{_options_table(avx2)}\n\npairs/s: {o['pairs']} (passage, claim) pairs "
             f"of `examples/`, one thread, the options interleaved, median of {o['repeats']}; agreement on "
             f"{o['validation_pairs']} held-out validation pairs; batch invariance: a pair alone vs inside batches of "
-            f"other pairs (other padding). The second machine's run measured the previous weights of the shipped "
-            f"model: the same architecture and format, so its speeds hold; its agreement columns are that "
-            f"model's. Its option names are the earlier ones: `int8 compute` is today's `blocks`, and `int8 rows` "
-            f"the `rows` arithmetic in the uint8 layout a CPU without int8 dot products gets (exported whole, "
-            f"with an fp32 embedding table, hence 59 MB).\n\n{tokenize}"
+            f"other pairs (other padding). On the second machine `rows` runs in the uint8 layout of a CPU without "
+            f"int8 dot products ([above](#deterministic-inference)).\n\n{tokenize}"
             f"\n\nThe same {t['pairs']} pairs through the pair scorer and the batcher, interleaved, median of "
             f"{t['repeats']}; max \\|Δp\\| between the two (first machine): {t['max_abs_prob_diff']:.1e}.")
 
@@ -910,9 +907,10 @@ def _consumer_memory(data: list[dict]) -> str:
             "copies of `examples/responses.jsonl` under new ids.")
 
 
-# Which use of the larger model pays: the shipped model alone, with the larger one as second opinion, the larger
-# one alone; controls, examples and guard probe scored by each (infra/measure_uses.sh). The larger model's export is
-# not in the repository (only its training run's compact copy): those two files are kept measurements.
+# Which use of the larger model pays: the shipped model alone, with the larger one as second opinion, the small
+# model distilled from it, the larger one alone; controls, examples and guard probe scored by each
+# (infra/measure_uses.sh). The exports are not in the repository (only the training runs' compact copies): those
+# three files are kept measurements.
 MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
                      "OUT`, DIR the int8-blocks export (`groundwatch export-model --precision int8-blocks`) of "
                      "all-mpnet-base-v2 run 2's full checkpoint (training/README.md); the repository holds its "
@@ -921,6 +919,12 @@ MODEL_USES = (Source("docs/figures/model-uses-small.json",
                      "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
               Source("docs/figures/model-uses-second-opinion.json",
                      MODEL_USES_LARGER.format(use="second-opinion"), kept=True),
+              Source("docs/figures/model-uses-distilled.json",
+                     "measured into `docs/figures/model-uses-distilled.json` by `DISTILLED=DIR infra/measure_uses.sh "
+                     "distilled OUT` on an AMD EPYC with AVX2 only, DIR the int8-blocks export (`groundwatch "
+                     "export-model --precision int8-blocks`; one scale per channel loses this model's argmax on "
+                     "3 of 8 parity pairs) of the distilled small model's checkpoint (training/README.md); the "
+                     "repository holds its compact copy, training/runs/distil-run1", kept=True),
               Source("docs/figures/model-uses-larger.json", MODEL_USES_LARGER.format(use="larger"), kept=True))
 
 
@@ -947,9 +951,12 @@ def _model_uses(data: list[dict]) -> str:
     columns = [_use_rows(d) for d in data]
     targets = {**FALSE_ALARM_TARGETS, "guard probe agreeing with the expected verdicts": "no family loses"}
     rows = [[measure, *(c[measure] for c in columns), targets.get(measure, "")] for measure in columns[0]]
-    second = data[1]["second_opinion"]
-    return (markdown_table(["measure", "small alone", "second opinion", "larger alone", "target"], rows)
-            + f"\n\nSmall: `{data[0]['model'][0]}`; larger: `{data[2]['model'][0]}`, as second opinion with margin "
+    small, second_opinion, distilled, larger = data
+    second = second_opinion["second_opinion"]
+    return (markdown_table(["measure", "small alone", "second opinion", "distilled small", "larger alone", "target"],
+                           rows)
+            + f"\n\nSmall: `{small['model'][0]}`; distilled: `{distilled['model'][0]}`; larger: "
+            f"`{larger['model'][0]}`, as second opinion with margin "
             f"{second['margin']} (re-read: {', '.join(f'{k} {n}' for k, n in second['by_reason_outcome'].items())}). "
             "Every column at the shipped thresholds. Speed is not in this table: `groundwatch bench --paths "
             "whole_path --second-opinion DIR` measures it on your machine ([performance](performance.md)).\n")

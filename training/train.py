@@ -29,7 +29,7 @@ import torch  # noqa: E402
 
 from groundwatch.scorers.evidence.base_model import check_tokenizer, minilm_dir
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.training import counter_shortcuts, fetch_base, phenomena, synthetic
+from groundwatch.training import counter_shortcuts, distil, fetch_base, phenomena, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, load_mix
@@ -86,6 +86,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="override a source's cap, e.g. esnli_snli=8000")
     p.add_argument("--polarity-form", action="store_true",
                    help="train on pairs in the form the scorer gives the model (scorers/english/polarity_form.py)")
+    p.add_argument("--distil", type=Path, default=None, metavar="FILE",
+                   help="train on a teacher file's pairs (training/distil.py) towards the teacher's probabilities; "
+                        "the mix options still choose the validation pairs")
+    p.add_argument("--distil-weight", type=float, default=0.7, metavar="W",
+                   help="with --distil: W of the loss is the teacher's probabilities, the rest the pair's own "
+                        "label where it has one")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
                    help="continue a stopped run from its checkpoint (its --output or a compact copy of it, with "
                         "progress.json): the run's own options and data order, from the step it reached; "
@@ -245,18 +251,30 @@ def encode(tokenizer, pairs: list[Pair], max_length: int, device):
     return {k: v.to(device) for k, v in enc.items()}
 
 
-def nli_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    """Cross-entropy; for two-way 'not entailment' labels, -log(1 - p(entailment))."""
+def nli_loss(logits: torch.Tensor, labels: torch.Tensor, teacher: torch.Tensor | None = None,
+             teacher_weight: float = 0.0) -> torch.Tensor:
+    """Cross-entropy; for two-way 'not entailment' labels, -log(1 - p(entailment)). With `teacher` (rows of
+    probabilities), `teacher_weight` of each pair's loss is the cross-entropy to the teacher's probabilities; a
+    pair with no label of its own (distil.NO_LABEL) learns from the teacher alone."""
     logp = torch.log_softmax(logits.float(), dim=-1)
-    full = labels >= 0
+    hard = _hard_losses(logp, labels)
+    if teacher is None:
+        return hard.mean()
+    soft = -(teacher * logp).sum(dim=1)
+    return torch.where(labels == distil.NO_LABEL, soft, teacher_weight * soft + (1 - teacher_weight) * hard).mean()
+
+
+def _hard_losses(logp: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Each pair's loss against its own label (0 for a pair without one)."""
     losses = torch.zeros_like(labels, dtype=torch.float32)
+    full = labels >= 0
     if full.any():
         losses[full] = -logp[full].gather(1, labels[full].unsqueeze(1)).squeeze(1)
     partial = labels == NOT_ENTAILMENT
     if partial.any():
         not_ent = torch.cat([logp[partial][:, :ENT], logp[partial][:, ENT + 1:]], dim=1)
         losses[partial] = -torch.logsumexp(not_ent, dim=1)
-    return losses.mean()
+    return losses
 
 
 @torch.no_grad()
@@ -308,6 +326,10 @@ def main(argv=None) -> None:
         base, num_labels=3, id2label=ID2LABEL, label2id=LABEL2ID).to(device)
 
     train, val = training_mix(args)
+    teacher = None
+    if getattr(args, "distil", None):  # the teacher file's pairs replace the mix; validation stays the mix's
+        taught = distil.read_distil(Path(args.distil))
+        train, teacher = [pair for pair, _ in taught], torch.tensor([probs for _, probs in taught])
     mix = collections.Counter(p.source for p in train)
     log.info("train pairs %d; mix %s", len(train), dict(mix))
 
@@ -367,7 +389,8 @@ def main(argv=None) -> None:
             labels = torch.tensor([p.label for p in batch], device=device)
             with autocast():
                 logits = model(**encode(tokenizer, batch, args.max_length, device)).logits
-            loss = nli_loss(logits, labels)
+            loss = nli_loss(logits, labels, None if teacher is None else teacher[batch_ids].to(device),
+                            getattr(args, "distil_weight", 0.0))
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()

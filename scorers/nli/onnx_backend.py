@@ -11,7 +11,7 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
 from groundwatch.scorers.nli.quantize import FOLD_WEIGHTS, INT8_COMPUTE
-from groundwatch.scorers.nli.row_int8 import has_int8_dot, rows_model_source
+from groundwatch.scorers.nli.row_int8 import rows_is_faster, rows_model_source
 from groundwatch.scorers.nli.threads import Parts, deterministic_session_options
 
 log = get_logger(__name__)
@@ -79,8 +79,8 @@ class OnnxBackend(NLIBackend):
 
 
 def int8_mode(requested: str | bool, cpu: bool = True) -> str:
-    """How an int8-weights model computes (config/scorer.py int8_compute): auto is rows where the CPU has int8
-    dot products, else fp32. On CUDA, rows (a CPU graph) and auto mean ONNX Runtime's own int8 kernels."""
+    """How an int8-weights model computes (config/scorer.py int8_compute): auto is rows where that is faster than
+    fp32 compute (int8 dot products or AVX2), else fp32. On CUDA, rows (a CPU graph) and auto mean ONNX Runtime's own int8 kernels."""
     if isinstance(requested, bool):  # the setting was a switch: true (int8) or false (fp32)
         requested = "auto" if requested else "fp32"
     if requested not in ("auto", "rows", "blocks", "fp32"):
@@ -88,7 +88,7 @@ def int8_mode(requested: str | bool, cpu: bool = True) -> str:
     if not cpu:
         return "fp32" if requested == "fp32" else "blocks"
     if requested == "auto":
-        return "rows" if has_int8_dot() else "fp32"
+        return "rows" if rows_is_faster() else "fp32"
     return requested
 
 
