@@ -818,9 +818,24 @@ PERFORMANCE_GOALS = (
 )
 
 
+# The same bench on a CPU with AVX2 only (no int8 dot products): kept, another machine.
+PERFORMANCE_AVX2 = Source("docs/figures/performance-avx2.json",
+                          "the command of `docs/figures/performance.json` with `--output "
+                          "docs/figures/performance-avx2.json` on an AMD EPYC with AVX2 only, 2 cores, idle, 2026-12-06",
+                          kept=True)
+
+
 @figure("performance", PERFORMANCE)
 def _performance(data: list[dict]) -> str:
-    bench = data[0]
+    return _whole_path(data[0])
+
+
+@figure("performance-avx2", PERFORMANCE_AVX2)
+def _performance_avx2(data: list[dict]) -> str:
+    return _whole_path(data[0])
+
+
+def _whole_path(bench: dict) -> str:
     w, cpu = bench["paths"]["whole_path"], bench["machine"]["cpu"]
     gw, ce = w["latency_s"]["groundwatch"], w["latency_s"]["cross_encoder"]
     rows = [["responses/s, batcher full", f"{w['responses_per_s']['groundwatch']:.2f}",
