@@ -821,7 +821,8 @@ PERFORMANCE_GOALS = (
 # The same bench on a CPU with AVX2 only (no int8 dot products): kept, another machine.
 PERFORMANCE_AVX2 = Source("docs/figures/performance-avx2.json",
                           "the command of `docs/figures/performance.json` with `--output "
-                          "docs/figures/performance-avx2.json` on an AMD EPYC with AVX2 only, 2 cores, idle, 2026-12-06",
+                          "docs/figures/performance-avx2.json` on an AMD EPYC with AVX2 only, 2 cores, idle, "
+                          "2026-12-06",
                           kept=True)
 
 

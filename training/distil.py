@@ -22,6 +22,7 @@ import re
 import time
 from pathlib import Path
 
+from groundwatch.scorers.jsonl import read_jsonl
 from groundwatch.training.nli_data import Pair
 
 NO_LABEL = -2  # a neighbour pair: only the teacher's probabilities
@@ -44,7 +45,7 @@ def neighbour_pairs(train: list[Pair], n: int, seed: int) -> list[Pair]:
             if df[w] <= 50:  # common words add nothing but time
                 index[w].append(i)
     rng = random.Random(seed)
-    candidates = [p for p in train if p.label >= 0 or p.label == -1]
+    candidates = list(train)
     rng.shuffle(candidates)
     out: list[Pair] = []
     seen = set()
@@ -87,12 +88,8 @@ def label_with_teacher(pairs: list[Pair], teacher: Path, batch: int = 32) -> lis
 
 def read_distil(path: Path) -> list[tuple[Pair, tuple[float, float, float]]]:
     """The pairs of a teacher file with the teacher's probabilities, in the label order of labels.ID2LABEL."""
-    out = []
-    for line in path.read_text().splitlines():
-        if line.strip():
-            d = json.loads(line)
-            out.append((Pair(d["premise"], d["hypothesis"], int(d["label"]), d["source"]), tuple(d["teacher"])))
-    return out
+    return [(Pair(d["premise"], d["hypothesis"], int(d["label"]), d["source"]), tuple(d["teacher"]))
+            for _, d in read_jsonl(path)]
 
 
 def main(argv: list[str] | None = None) -> None:

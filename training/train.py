@@ -327,7 +327,7 @@ def main(argv=None) -> None:
 
     train, val = training_mix(args)
     teacher = None
-    if getattr(args, "distil", None):  # the teacher file's pairs replace the mix; validation stays the mix's
+    if args.distil:  # the teacher file's pairs replace the mix; validation stays the mix's
         taught = distil.read_distil(Path(args.distil))
         train, teacher = [pair for pair, _ in taught], torch.tensor([probs for _, probs in taught])
     mix = collections.Counter(p.source for p in train)
@@ -390,7 +390,7 @@ def main(argv=None) -> None:
             with autocast():
                 logits = model(**encode(tokenizer, batch, args.max_length, device)).logits
             loss = nli_loss(logits, labels, None if teacher is None else teacher[batch_ids].to(device),
-                            getattr(args, "distil_weight", 0.0))
+                            args.distil_weight)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()

@@ -80,7 +80,8 @@ class OnnxBackend(NLIBackend):
 
 def int8_mode(requested: str | bool, cpu: bool = True) -> str:
     """How an int8-weights model computes (config/scorer.py int8_compute): auto is rows where that is faster than
-    fp32 compute (int8 dot products or AVX2), else fp32. On CUDA, rows (a CPU graph) and auto mean ONNX Runtime's own int8 kernels."""
+    fp32 compute (int8 dot products or AVX2), else fp32. On CUDA, rows (a CPU graph) and auto mean ONNX
+    Runtime's own int8 kernels."""
     if isinstance(requested, bool):  # the setting was a switch: true (int8) or false (fp32)
         requested = "auto" if requested else "fp32"
     if requested not in ("auto", "rows", "blocks", "fp32"):

@@ -34,9 +34,6 @@ EPS = 1e-8
 FORMAT = 2  # of the cached graph: a new one whenever rows_model builds a different graph
 # CPU flags (/proc/cpuinfo) whose int8 dot products make the uint8 x int8 kernel exact and fast.
 INT8_DOT_FLAGS = ("avx512_vnni", "avx_vnni", "amx_int8")
-# Where rows beats fp32 compute: int8 dot products, or AVX2's uint8 x uint8 kernel (measured on an AVX2-only
-# EPYC, docs/figures/nli-options-avx2.json). Elsewhere (ARM, older x86) it is unmeasured, so fp32.
-ROWS_FASTER_FLAGS = INT8_DOT_FLAGS + ("avx2",)
 
 
 def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
@@ -56,9 +53,11 @@ def has_int8_dot(flags: set[str] | None = None) -> bool:
 
 
 def rows_is_faster(flags: set[str] | None = None) -> bool:
-    """Whether `rows` outpaces fp32 compute on this CPU (what `auto` picks)."""
+    """Whether `rows` outpaces fp32 compute on this CPU (what `auto` picks): with int8 dot products, or with
+    AVX2's uint8 x uint8 kernel (measured on an AVX2-only EPYC, docs/figures/nli-options-avx2.json). Elsewhere
+    (ARM, older x86) it is unmeasured, so fp32."""
     flags = cpu_flags() if flags is None else flags
-    return any(f in flags for f in ROWS_FASTER_FLAGS)
+    return has_int8_dot(flags) or "avx2" in flags
 
 
 def _weight_matmuls(graph) -> list[tuple[object, object]]:
