@@ -35,6 +35,9 @@ class StoredClaim:
     checks: list[Check]
     flags: list[str]
     text: str = ""  # the claim (the combiner's features need it)
+    # The larger model's reading where a second opinion re-scored the claim; its per-premise scores are not
+    # stored, so such a claim keeps the verdict the run gave it under any variant.
+    second_opinion: dict | None = None
 
     @property
     def skipped(self) -> bool:
@@ -42,7 +45,7 @@ class StoredClaim:
 
     @classmethod
     def from_verdict(cls, c: ClaimVerdict) -> "StoredClaim":
-        return cls(c.verdict, list(c.evidence), list(c.checks), list(c.flags), c.text)
+        return cls(c.verdict, list(c.evidence), list(c.checks), list(c.flags), c.text, _rescored(c.second_opinion))
 
     @classmethod
     def from_dict(cls, d: dict) -> "StoredClaim":
@@ -52,7 +55,13 @@ class StoredClaim:
         checks = [Check(c["name"], c["passed"], c.get("detail", ""), c.get("verdict"), c.get("flag"),
                         EvidenceSentence(**c["evidence"]) if c.get("evidence") else None, c.get("found") or {})
                   for c in d.get("checks", [])]
-        return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])), d.get("text", ""))
+        return cls(Verdict(d["verdict"]), evidence, checks, list(d.get("flags", [])), d.get("text", ""),
+                   _rescored(d.get("second_opinion")))
+
+
+def _rescored(second_opinion: dict | None) -> dict | None:
+    """The second opinion where it decided the claim (outcome rescored), else None."""
+    return second_opinion if second_opinion and second_opinion.get("outcome") == "rescored" else None
 
 
 @dataclass
@@ -87,6 +96,8 @@ def claim_decision(claim: StoredClaim, variant: Variant,
     """Verdict, flags and support (best entailment, or the combiner's P(supported)) of one stored claim."""
     if claim.skipped:
         return Verdict.SKIPPED, claim.flags, 1.0
+    if claim.second_opinion is not None:  # the larger model decided it; its premises' scores are not kept
+        return claim.verdict, claim.flags, claim.second_opinion["entailment"]
     evidence = premises(claim, variant)
     checks = claim.checks if variant.free_checks else [c for c in claim.checks if c.name in GUARD_CHECKS]
     checks = checks if variant.guards else without_guards(checks)

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Which use of the larger model pays: score the controls, the examples and the guard probe with one use and
-# write one JSON of their measures (the model-uses figure's rows).
+# write one JSON of their measures (the model-uses figure's rows); with `dev`, score the report half of the
+# four groundedness dev sets instead and write `groundwatch eval`'s report (the figure's dev rows).
 #
-#   LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json
-#   DISTILLED=DIR infra/measure_uses.sh distilled OUT.json
+#   LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json [dev]
+#   DISTILLED=DIR infra/measure_uses.sh distilled OUT.json [dev]
 #
 # small: the shipped model alone; second-opinion: the shipped model with LARGER as scorer.second_opinion
 # (MARGIN sets scorer.second_opinion_margin, default the setting's); larger: LARGER alone, at the same
 # thresholds; distilled: DISTILLED, the small model trained towards the larger one's probabilities
 # (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
-# (groundwatch export-model). Verdicts and per-set reports go to VERDICTS (default build/uses/USE). One
-# intra-op thread (THREADS), under nice: the machine is shared.
+# (groundwatch export-model). Verdicts and per-set reports go to VERDICTS (default build/uses/USE); the dev
+# sets are converted once into DEV (default build/dev), DEV_LIMIT keeps the first N records of each set's report
+# half (default: all). One intra-op thread (THREADS), under nice: the
+# machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
 out=${2:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
+part=${3:-controls}
 dir=${VERDICTS:-build/uses/$use}
 mkdir -p "$dir"
 export GROUNDWATCH_SCORER__THREADS=${THREADS:-1} OMP_NUM_THREADS=${THREADS:-1}
@@ -29,6 +33,31 @@ case "$use" in
     *) echo "measure_uses.sh: error: use $use: expected small, second-opinion, larger or distilled" >&2; exit 2 ;;
 esac
 gw() { nice -n 5 .venv/bin/groundwatch "$@"; }
+if [ "$part" = dev ]; then
+    # The report half of the dev sets at the shipped thresholds, as measure_verdict_rule.sh converts them.
+    dev=${DEV:-build/dev}
+    mkdir -p "$dev"
+    for set in wice begin qags halueval; do
+        limit=(); [ "$set" != halueval ] || limit=(--limit 1000)
+        [ -s "$dev/$set.jsonl" ] || gw convert --no-progress --dataset "$set" "${limit[@]}" --output "$dev/$set.jsonl"
+    done
+    # The report half, or its first DEV_LIMIT records of each set (the larger model reads about five times
+    # slower than the small one).
+    .venv/bin/python - "$dev" "${DEV_LIMIT:-0}" <<'EOF'
+import json, sys
+from groundwatch.evaluation.dataset import half_of
+dev, limit = sys.argv[1], int(sys.argv[2])
+with open(f"{dev}/dev-report.jsonl", "w") as out:
+    for name in ("wice", "begin", "qags", "halueval"):
+        kept = [l for l in open(f"{dev}/{name}.jsonl") if half_of(json.loads(l)["request_id"]) == "report"]
+        out.writelines(kept[:limit] if limit else kept)
+EOF
+    gw eval --no-progress --input "$dev/dev-report.jsonl" --half report --no-question-mode "${model[@]}" \
+        --save-verdicts "$dir/dev-verdicts.jsonl" --output "$out" > "$dir/dev.txt"
+    echo "measure_uses.sh: $use on the dev report half: $out (the tables: $dir/dev.txt)"
+    exit 0
+fi
+[ "$part" = controls ] || { echo "measure_uses.sh: error: part $part: expected controls or dev" >&2; exit 2; }
 for set in controls:examples/controls guards:examples/guards examples:examples; do
     name=${set%%:*} folder=${set#*:}
     gw score -i "$folder/responses.jsonl" -o "$dir/$name.jsonl" --no-progress -q "${model[@]}"

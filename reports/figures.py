@@ -667,6 +667,16 @@ def _contradicted_precision(three_way: dict) -> str:
     return f"{right} of {said}" if said else "none said"
 
 
+def _set_accuracies(labelled: dict) -> dict[str, tuple[float, list[float] | None]]:
+    """Each dev set's balanced accuracy under the threshold rule, with its 95% interval where the report has one
+    (only beside a fitted combiner)."""
+    rules = {r["group"][4:]: r for r in labelled.get("verdict_rules", [])
+             if r["rule"] == "threshold" and r["group"].startswith("set:")}
+    return {name[4:]: (s["balanced_accuracy"], rules[name[4:]]["interval_95"]["balanced_accuracy"]
+                       if name[4:] in rules else None)
+            for name, s in labelled["strata"].items() if name.startswith("set:")}
+
+
 def _dev_rows(report: dict | None) -> dict[str, str]:
     if report is None:
         return {}
@@ -675,11 +685,9 @@ def _dev_rows(report: dict | None) -> dict[str, str]:
     rows = {"dev report half, recall on supported claims (pooled)": f"{head['specificity']:.3f}",
             "dev report half, balanced accuracy (pooled) [95%]":
                 f"{head['balanced_accuracy']:.3f} [{ci['balanced_accuracy'][0]:.3f}, {ci['balanced_accuracy'][1]:.3f}]"}
-    for rule in labelled["verdict_rules"]:
-        if rule["rule"] == "threshold" and rule["group"].startswith("set:"):
-            low, high = rule["interval_95"]["balanced_accuracy"]
-            rows[f"dev report half, balanced accuracy, {rule['group'][4:]} [95%]"] = (
-                f"{rule['balanced_accuracy']:.3f} [{low:.3f}, {high:.3f}]")
+    for name, (accuracy, interval) in _set_accuracies(labelled).items():
+        rows[f"dev report half, balanced accuracy, {name} [95%]"] = (
+            f"{accuracy:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else f"{accuracy:.3f}")
     rows["CONTRADICTED precision, three-way labelled claims"] = _contradicted_precision(labelled["three_way"])
     return rows
 
@@ -874,30 +882,48 @@ def _whole_path(bench: dict) -> str:
 
 PERFORMANCE_SECOND_OPINION = Source(
     "docs/figures/performance-second-opinion.json",
-    "the command of `docs/figures/performance.json` with `--second-opinion DIR` and `--output "
-    "docs/figures/performance-second-opinion.json`, DIR the int8-blocks export (`groundwatch export-model "
-    "--precision int8-blocks`) of all-mpnet-base-v2 run 1 at the end of its epoch (training/README.md), which the "
-    "repository does not hold", kept=True)
+    "measured into `docs/figures/performance-second-opinion.json` by `groundwatch bench --paths whole_path "
+    "--input examples/responses.jsonl --n-responses 24 --threads 1 --no-progress --second-opinion DIR --output "
+    "OUT` pinned to one core "
+    "(`taskset -c 1`) while the other scored the dev sets, DIR the int8-blocks export (`groundwatch export-model "
+    "--precision int8-blocks`) of all-mpnet-base-v2 run 2 (training/README.md; the repository holds its compact "
+    "copy, training/runs/mpnet-run2)", kept=True)
+
+
+def _threads(n: int) -> str:
+    return "one thread" if n == 1 else f"{n} threads"
+
+
+def _ms(latency: dict) -> str:
+    return f"{1000 * latency['p50']:.0f} / {1000 * latency['p99']:.0f} ms"
 
 
 @figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION)
 def _performance_second_opinion(data: list[dict]) -> str:
-    w = data[0]["paths"]["whole_path"]
-    second, latency = w["second_opinion"], w["latency_s"]
-    alone, with_it = latency["groundwatch"], latency["groundwatch_second_opinion"]
-    rows = [["responses/s, batcher full", f"{w['responses_per_s']['groundwatch']:.2f}",
-             f"{second['responses_per_s']:.2f}"],
-            ["latency per response p50 / p99, one at a time",
-             f"{1000 * alone['p50']:.0f} / {1000 * alone['p99']:.0f} ms",
-             f"{1000 * with_it['p50']:.0f} / {1000 * with_it['p99']:.0f} ms"],
-            ["claims the larger model re-scores", "", _rate(sum(second["escalated"].values()), second["claims"])]]
+    bench = data[0]
+    w = bench["paths"]["whole_path"]
+    second, latency, rate = w["second_opinion"], w["latency_s"], w["responses_per_s"]
+    cold, cold_with = w["cold_start"], second["cold_start"]
+    rows = [["responses/s, batcher full, caches cold", f"{rate['groundwatch']:.2f}", f"{second['responses_per_s']:.2f}",
+             f"{second['larger_alone_responses_per_s']:.2f}"],
+            ["responses/s, the same responses again (caches warm)", f"{rate['groundwatch_warm']:.2f}",
+             f"{second['responses_per_s_warm']:.2f}", ""],
+            ["latency per response p50 / p99, one at a time", _ms(latency["groundwatch"]),
+             _ms(latency["groundwatch_second_opinion"]), _ms(latency["larger_alone"])],
+            ["NLI path pairs/s, each model on its own", f"{w['pairs_per_s']['groundwatch_nli']:.1f}",
+             f"{second['nli_pairs_per_s']:.1f} (the larger model)", f"{second['nli_pairs_per_s']:.1f}"],
+            ["claims the larger model re-scores", "", _rate(sum(second["escalated"].values()), second["claims"]),
+             "all"],
+            ["`groundwatch score` peak RSS", f"{cold['peak_rss_mb']:.0f} MB", f"{cold_with['peak_rss_mb']:.0f} MB", ""],
+            ["cold start, process start to first verdict", f"{cold['first_verdict_s']:.1f} s",
+             f"{cold_with['first_verdict_s']:.1f} s", ""]]
     reasons = ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in second["escalated"].items())
-    return (markdown_table(["", "small model alone", "with the second opinion"], rows)
-            + f"\n\nThe same {w['responses']} responses, interleaved in one run (each response one at a time "
-            f"alone, then with the second opinion); re-scored: {reasons}. With the second opinion on, the "
-            f"pipeline keeps {100 * second['vs_small_alone']:.0f}% of its responses/s. The small model's latency "
-            "here is taken between the larger model's runs, whose memory traffic it shares, so it reads higher "
-            "than in the table above.")
+    cpu = bench["machine"]["cpu"]
+    return (markdown_table(["", "small model alone", "with the second opinion", "larger model alone"], rows)
+            + f"\n\nThe same {w['responses']} responses, interleaved in one run, "
+            f"{_threads(bench['machine']['threads'])}; re-scored: {reasons}. With the second opinion on, the pipeline keeps "
+            f"{100 * second['vs_small_alone']:.0f}% of its responses/s. The larger model's NLI path: its first "
+            f"{second['nli_pairs']} candidate pairs. {cpu['model']} ({', '.join(cpu['flags'])}).")
 
 
 # Where the consumer's memory goes: its scorer at the defaults, with the previous batch budget, with torch imported.
@@ -942,6 +968,20 @@ MODEL_USES = (Source("docs/figures/model-uses-small.json",
                      "3 of 8 parity pairs) of the distilled small model's checkpoint (training/README.md); the "
                      "repository holds its compact copy, training/runs/distil-run1", kept=True),
               Source("docs/figures/model-uses-larger.json", MODEL_USES_LARGER.format(use="larger"), kept=True))
+# The same uses on the dev sets' report half: the first DEV_LIMIT records of each set (the larger model reads
+# about five times slower than the small one), scored by each use at the shipped thresholds.
+DEV_LIMIT = 100
+MODEL_USES_DEV_LARGER = ("measured into `docs/figures/model-uses-dev-{use}.json` by `DEV_LIMIT=100 LARGER=DIR "
+                         "infra/measure_uses.sh {use} OUT dev`, DIR as above")
+MODEL_USES_DEV = (Source("docs/figures/model-uses-dev-small.json",
+                         "DEV_LIMIT=100 infra/measure_uses.sh small docs/figures/model-uses-dev-small.json dev"),
+                  Source("docs/figures/model-uses-dev-second-opinion.json",
+                         MODEL_USES_DEV_LARGER.format(use="second-opinion"), kept=True),
+                  Source("docs/figures/model-uses-dev-distilled.json",
+                         "measured into `docs/figures/model-uses-dev-distilled.json` by `DEV_LIMIT=100 "
+                         "DISTILLED=DIR infra/measure_uses.sh distilled OUT dev`, DIR as above", kept=True),
+                  Source("docs/figures/model-uses-dev-larger.json", MODEL_USES_DEV_LARGER.format(use="larger"),
+                         kept=True))
 
 
 def _use_rows(d: dict) -> dict[str, str]:
@@ -962,20 +1002,70 @@ def _use_rows(d: dict) -> dict[str, str]:
     return rows
 
 
-@figure("model-uses", *MODEL_USES)
+def _use_dev_rows(report: dict, small: dict) -> dict[str, str]:
+    """A use's dev rows; a set counts as dropped when it is below the small model's balanced accuracy on it by
+    more than the half-width of the small model's 95% interval."""
+    labelled, baseline = report["labelled"], _set_accuracies(small["labelled"])
+    head, ci = labelled["headline"], labelled["headline"]["interval_95"]["balanced_accuracy"]
+    dropped = [f"{name} {accuracy - baseline[name][0]:+.3f}" for name, (accuracy, _) in _set_accuracies(labelled).items()
+               if baseline[name][1] and baseline[name][0] - accuracy > (baseline[name][1][1] - baseline[name][1][0]) / 2]
+    return {"dev report halves, balanced accuracy (pooled) [95%]":
+                f"{head['balanced_accuracy']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]",
+            "dev report halves, recall on supported claims (pooled)": f"{head['specificity']:.3f}",
+            "dev sets below the small model by more than its interval's half-width": ", ".join(dropped) or "none",
+            "CONTRADICTED precision, three-way labelled claims (BEGIN)": _contradicted_precision(labelled["three_way"])}
+
+
+PERFORMANCE_DISTILLED = Source(
+    "docs/figures/performance-distilled.json",
+    "measured into `docs/figures/performance-distilled.json` by `groundwatch bench --paths whole_path --input "
+    "examples/responses.jsonl --n-responses 24 --threads 1 --no-progress --model DIR --output OUT` pinned to one "
+    "core on the machine "
+    "of `docs/figures/performance-second-opinion.json`, DIR the distilled model's export as above", kept=True)
+
+
+def _use_speed_rows(bench: dict, distilled: dict) -> list[dict[str, str]]:
+    """Responses/s and latency of each use, from the bench (small alone, second opinion and larger alone in one
+    interleaved run; the distilled model in its own run on the same machine)."""
+    w, d = bench["paths"]["whole_path"], distilled["paths"]["whole_path"]
+    second, latency = w["second_opinion"], w["latency_s"]
+    small = w["responses_per_s"]["groundwatch"]
+    rates = [small, second["responses_per_s"], d["responses_per_s"]["groundwatch"],
+             second["larger_alone_responses_per_s"]]
+    waits = [latency["groundwatch"], latency["groundwatch_second_opinion"], d["latency_s"]["groundwatch"],
+             latency["larger_alone"]]
+    return [{"responses/s, batcher full (`groundwatch bench`, one core)": f"{rate:.2f}",
+             "responses/s against the small model alone": f"{rate / small:.2f}×",
+             "latency per response p50 / p99, one at a time": _ms(wait)} for rate, wait in zip(rates, waits)]
+
+
+@figure("model-uses", *MODEL_USES, *MODEL_USES_DEV, PERFORMANCE_SECOND_OPINION, PERFORMANCE_DISTILLED)
 def _model_uses(data: list[dict]) -> str:
-    columns = [_use_rows(d) for d in data]
-    targets = {**FALSE_ALARM_TARGETS, "guard probe agreeing with the expected verdicts": "no family loses"}
+    uses, dev, speed = data[:4], data[4:8], _use_speed_rows(*data[8:])
+    columns = [_use_rows(d) | _use_dev_rows(r, dev[0]) | v for d, r, v in zip(uses, dev, speed)]
+    targets = {**FALSE_ALARM_TARGETS, "guard probe agreeing with the expected verdicts": "no family loses",
+               "dev report halves, recall on supported claims (pooled)": "not below small alone",
+               "dev report halves, balanced accuracy (pooled) [95%]": "higher than small alone",
+               "dev sets below the small model by more than its interval's half-width": "none",
+               "responses/s against the small model alone": "≥ 0.50×"}
     rows = [[measure, *(c[measure] for c in columns), targets.get(measure, "")] for measure in columns[0]]
-    small, second_opinion, distilled, larger = data
+    small, second_opinion, distilled, larger = uses
     second = second_opinion["second_opinion"]
+    dev_model = dev[3]["model"].rsplit("/", 1)[-1]
+    export = ("" if dev_model == larger["model"][0] else
+              f" The dev and speed rows of the larger model read `{dev_model}`: the same run exported again from "
+              "its compact copy on that machine.")
     return (markdown_table(["measure", "small alone", "second opinion", "distilled small", "larger alone", "target"],
                            rows)
             + f"\n\nSmall: `{small['model'][0]}`; distilled: `{distilled['model'][0]}`; larger: "
             f"`{larger['model'][0]}`, as second opinion with margin "
             f"{second['margin']} (re-read: {', '.join(f'{k} {n}' for k, n in second['by_reason_outcome'].items())}). "
-            "Every column at the shipped thresholds. Speed is not in this table: `groundwatch bench --paths "
-            "whole_path --second-opinion DIR` measures it on your machine ([performance](performance.md)).\n")
+            "Every column at the shipped thresholds. Dev rows: the first "
+            f"{DEV_LIMIT} records of each dev set's report half ({dev[0]['labelled']['n_scored']} responses); the "
+            "small model's row on the whole report half is in [measurements](measurements.md). Speed rows: "
+            f"`groundwatch bench` on {data[8]['paths']['whole_path']['responses']} example responses, one core "
+            "([performance](performance.md#with-the-second-opinion)); `groundwatch bench --paths whole_path "
+            "--second-opinion DIR` measures them on your machine." + export + "\n")
 
 
 if __name__ == "__main__":

@@ -82,8 +82,11 @@ def whole_path_table(w: dict) -> list[str]:
             ["CrossEncoder.predict, every candidate", rate["cross_encoder"], w["pairs_per_s"]["cross_encoder"],
              lat["cross_encoder"]["p50"] * 1000, lat["cross_encoder"]["p99"] * 1000]]
     if "groundwatch_second_opinion" in lat:
-        rows.insert(1, ["groundwatch with the second opinion", w["second_opinion"]["responses_per_s"], "-",
-                        lat["groundwatch_second_opinion"]["p50"] * 1000, lat["groundwatch_second_opinion"]["p99"] * 1000])
+        s = w["second_opinion"]
+        rows[1:1] = [["groundwatch with the second opinion", s["responses_per_s"], "-",
+                      lat["groundwatch_second_opinion"]["p50"] * 1000, lat["groundwatch_second_opinion"]["p99"] * 1000],
+                     ["groundwatch, the larger model alone", s["larger_alone_responses_per_s"], s["nli_pairs_per_s"],
+                      lat["larger_alone"]["p50"] * 1000, lat["larger_alone"]["p99"] * 1000]]
     return ["", render(["whole path", "responses/s", "NLI pairs/s (same candidates)", "p50 ms", "p99 ms"], rows,
                        digits=2),
             f"{w['responses']} responses, {w['candidate_pairs']} candidate pairs ({w['model_inputs']} model inputs "
@@ -125,6 +128,10 @@ def trace_path_table(t: dict) -> list[str]:
 def second_opinion_line(s: dict | None) -> list[str]:
     if not s:
         return []
-    return [f"with the second opinion {s['model']} (margin {s['margin']}): {s['responses_per_s']:.2f} responses/s, "
-            f"{s['vs_small_alone']:.2f}x the small model alone; it re-read {100 * s['share_escalated']:.0f}% of "
-            f"{s['claims']} claims ({', '.join(f'{k} {n}' for k, n in sorted(s['escalated'].items()))})"]
+    cold = s["cold_start"]
+    return [f"with the second opinion {s['model']} (margin {s['margin']}): {s['responses_per_s']:.2f} responses/s "
+            f"({s['responses_per_s_warm']:.2f} caches warm), {s['vs_small_alone']:.2f}x the small model alone; it "
+            f"re-read {100 * s['share_escalated']:.0f}% of {s['claims']} claims "
+            f"({', '.join(f'{k} {n}' for k, n in sorted(s['escalated'].items()))}); the larger model's NLI path "
+            f"{s['nli_pairs_per_s']:.1f} pairs/s over {s['nli_pairs']} candidates; cold start "
+            f"{cold['first_verdict_s']:.2f} s, peak RSS {cold['peak_rss_mb']} MiB"]

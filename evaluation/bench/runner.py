@@ -24,6 +24,7 @@ NEEDS_TORCH = {"reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "to
                "nli_options", "whole_path"}
 # timeout multipliers: every precision option, validation pairs, invariance; the whole path's repeats and cold starts
 SLOW_PATHS = {"nli_options": 4.0, "whole_path": 2.0}
+SECOND_OPINION_SLOWER = 4.0  # the whole path also times the larger model, a few pairs a second on a CPU core
 REFERENCE = "torch_fp32"  # probabilities of every path are compared with this one
 
 
@@ -45,6 +46,14 @@ class BenchSpec:
     validation_pairs: int = 1000    # held-out pairs for the precision options' agreement with fp32
     repeats: int = 3                # interleaved repeats of the options and tokenize-once timings
     second_opinion: Path | None = None  # whole_path: also time the scorer with this larger model as second opinion
+
+
+def shown(path) -> str:
+    """`path` relative to the working directory where it lies under it: a kept result names no machine's folders."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except (TypeError, ValueError):
+        return str(path)
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
@@ -84,7 +93,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
     notes = []
     have_torch = (spec.torch_checkpoint / "config.json").exists()
     if not have_torch:
-        notes.append(f"no PyTorch checkpoint at {spec.torch_checkpoint}: torch-based paths skipped")
+        notes.append(f"no PyTorch checkpoint at {shown(spec.torch_checkpoint)}: torch-based paths skipped")
         paths = [p for p in paths if p not in NEEDS_TORCH]
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = spec.torch_checkpoint
@@ -93,7 +102,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
 
             checkpoint = materialise(checkpoint, Path(tmp) / "torch")
             notes.append("PyTorch baselines run on fp32 weights dequantised from the compact int8 copy "
-                         f"in {spec.torch_checkpoint} (training/compact_checkpoint.py)")
+                         f"in {shown(spec.torch_checkpoint)} (training/compact_checkpoint.py)")
         onnx_fp32 = spec.onnx_fp32
         if have_torch and onnx_fp32 is None and any(p == "nli_options" or p.startswith("onnx_") and p != "onnx_shipped"
                                                     for p in paths):
@@ -113,7 +122,8 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
         with tqdm(paths, desc="bench paths", unit="path", disable=not spec.progress, file=sys.stderr) as bar:
             for p in bar:
                 bar.set_postfix_str(p)
-                results[p] = _child(p, {**payload, "path": p}, timeout * SLOW_PATHS.get(p, 1.0))
+                slower = SECOND_OPINION_SLOWER if p == "whole_path" and spec.second_opinion else 1.0
+                results[p] = _child(p, {**payload, "path": p}, timeout * SLOW_PATHS.get(p, 1.0) * slower)
         for name, run in own.items():
             try:
                 results[name] = run({**payload, "path": name})
@@ -165,7 +175,7 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
             if key in r:
                 entry[key] = r[key]
         paths[name] = entry
-    return {"machine": info, "inputs": {"pairs": n_pairs, "responses": n_responses, "responses_source": source},
+    return {"machine": info, "inputs": {"pairs": n_pairs, "responses": n_responses, "responses_source": shown(source)},
             "paths": paths, "ratios": ratios(paths), "notes": notes}
 
 

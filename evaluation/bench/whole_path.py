@@ -10,7 +10,9 @@ interleaved so both see the same machine:
   their candidates; and groundwatch's NLI path alone (PairScorer) over the same candidates;
 - latency one response at a time: scorer.score([response]) against predict(its candidates);
 with `second_opinion` (a larger model's directory), the same scorer with it as scorer.second_opinion is timed
-in the same interleaved loop, and the share of claims it re-read is reported;
+in the same interleaved loop, cache cold and warm, with the share of claims it re-read; so is the larger model
+alone as the scorer's model, and its own NLI path over the first SECOND_OPINION_PAIRS candidates; and the cold
+start and peak RSS with the second opinion on;
 - the caches: after each cold run, the same responses again on the same scorer (pair, claim and embedding
   caches warm); and the responses replayed with shuffled duplicates, pair cache on and off
   (evaluation/bench/replay.py);
@@ -36,6 +38,7 @@ from groundwatch.evaluation.bench.cold_start import RSS_MARKER
 from groundwatch.evaluation.bench.replay import measure_replay
 
 COLD_RUNS = 3
+SECOND_OPINION_PAIRS = 256  # the larger model scores a few pairs a second: a sample of the candidates
 
 
 def _pct(values: list[float]) -> dict:
@@ -74,7 +77,8 @@ def run_whole_path(spec: dict) -> dict:
                                        "groundwatch_nli": []}
     opinion = _second_opinion(spec, config) if spec.get("second_opinion") else None
     if opinion is not None:
-        seconds["groundwatch_second_opinion"] = []
+        seconds.update(groundwatch_second_opinion=[], groundwatch_second_opinion_warm=[], larger_alone=[],
+                       second_opinion_nli=[])
     inputs, escalated = {}, {}
     for _ in range(spec.get("repeats", 3)):  # interleaved: a drift in machine load hits both sides
         scorer = fresh()
@@ -87,7 +91,12 @@ def run_whole_path(spec: dict) -> dict:
         scorer.close()  # joins the batcher, which counts a batch after handing out its results
         inputs = {"model_inputs": scorer.batcher.stats.pairs, "tokens": scorer.batcher.stats.real_tokens}
         if opinion is not None:
-            escalated = _time_second_opinion(fresh, opinion, responses, seconds["groundwatch_second_opinion"])
+            escalated = _time_second_opinion(fresh, opinion, responses, seconds)
+            larger = fresh_scorer(config, opinion.backend)
+            start = time.perf_counter()
+            larger.score(responses)
+            seconds["larger_alone"].append(time.perf_counter() - start)
+            larger.close()
         start = time.perf_counter()
         predict(pairs)
         seconds["cross_encoder"].append(time.perf_counter() - start)
@@ -96,13 +105,19 @@ def run_whole_path(spec: dict) -> dict:
         scorer.pairs.score(pairs)
         seconds["groundwatch_nli"].append(time.perf_counter() - start)
         scorer.close()
+        if opinion is not None:
+            opinion.pairs.clear()
+            start = time.perf_counter()
+            opinion.pairs.score(pairs[:SECOND_OPINION_PAIRS])
+            seconds["second_opinion_nli"].append(time.perf_counter() - start)
     latency: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": []}
     scorer = fresh()
     with_opinion = None
     if opinion is not None:  # the same responses one at a time with the second opinion on, interleaved
-        latency["groundwatch_second_opinion"] = []
+        latency["groundwatch_second_opinion"], latency["larger_alone"] = [], []
         opinion.pairs.clear()
         with_opinion = fresh(opinion, second_opinion=str(opinion.backend.model_dir))
+        larger = fresh_scorer(config, opinion.backend)
     for response, own in zip(responses, candidates):
         start = time.perf_counter()
         scorer.score([response])
@@ -111,19 +126,29 @@ def run_whole_path(spec: dict) -> dict:
             start = time.perf_counter()
             with_opinion.score([response])
             latency["groundwatch_second_opinion"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            larger.score([response])
+            latency["larger_alone"].append(time.perf_counter() - start)
         start = time.perf_counter()
         predict(own)
         latency["cross_encoder"].append(time.perf_counter() - start)
     scorer.close()
     if with_opinion is not None:
         with_opinion.batcher.close()  # the scorer's own; the second opinion's closes below
+        larger.close()
     replay = measure_replay(fresh, spec["responses"], spec.get("repeats", 3))
     median = {k: statistics.median(v) for k, v in seconds.items()}
     n = len(responses)
     if opinion is not None:
         opinion.close()
         escalated["responses_per_s"] = n / median["groundwatch_second_opinion"]
+        escalated["responses_per_s_warm"] = n / median["groundwatch_second_opinion_warm"]
+        escalated["larger_alone_responses_per_s"] = n / median["larger_alone"]
         escalated["vs_small_alone"] = median["groundwatch"] / median["groundwatch_second_opinion"]
+        sample = pairs[:SECOND_OPINION_PAIRS]
+        escalated["nli_pairs"] = len(sample)
+        escalated["nli_pairs_per_s"] = len(sample) / median["second_opinion_nli"]
+        escalated["cold_start"] = cold_start(spec, spec["second_opinion"])
     return {**({"second_opinion": escalated} if opinion is not None else {}), "responses": n,
             "candidate_pairs": len(pairs), **inputs, "repeats": len(seconds["groundwatch"]), "seconds": seconds,
             "responses_per_s": {"groundwatch": n / median["groundwatch"], "cross_encoder": n / median["cross_encoder"],
@@ -158,32 +183,40 @@ def _second_opinion(spec: dict, config):
     return opinion
 
 
-def _time_second_opinion(fresh, opinion, responses, seconds: list[float]) -> dict:
-    """One timed run of the scorer with the second opinion; the claims it re-read, by reason and outcome."""
+def _time_second_opinion(fresh, opinion, responses, seconds: dict[str, list[float]]) -> dict:
+    """One timed run of the scorer with the second opinion, cache cold then warm; the claims the cold run
+    re-read, by reason and outcome."""
     opinion.pairs.clear()
     opinion.counts.clear()
     scorer = fresh(opinion, second_opinion=str(opinion.backend.model_dir))
     start = time.perf_counter()
     scorer.score(responses)
-    seconds.append(time.perf_counter() - start)
-    scorer.batcher.close()  # the second opinion's batcher serves the next repeat
-    return {"model": opinion.model, "margin": opinion.margin, "claims": opinion.counts["claims"],
+    seconds["groundwatch_second_opinion"].append(time.perf_counter() - start)
+    cold = {"model": opinion.model, "margin": opinion.margin, "claims": opinion.counts["claims"],
             "escalated": {k: n for k, n in opinion.counts.items() if k != "claims"},
             "share_escalated": opinion.share_escalated()}
+    start = time.perf_counter()
+    scorer.score(responses)  # again: both models' pairs are in their caches
+    seconds["groundwatch_second_opinion_warm"].append(time.perf_counter() - start)
+    scorer.batcher.close()  # the second opinion's batcher serves the next repeat
+    return cold
 
 
-def _cli(args: list[str], threads: int | None, stderr=subprocess.PIPE) -> subprocess.Popen:
+def _cli(args: list[str], threads: int | None, second_opinion: str | None,
+         stderr=subprocess.PIPE) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each verdict line reaches the pipe when written
     if threads:
         env["GROUNDWATCH_SCORER__THREADS"] = str(threads)
+    if second_opinion:
+        env["GROUNDWATCH_SCORER__SECOND_OPINION"] = str(second_opinion)
     return subprocess.Popen([sys.executable, "-m", "groundwatch.evaluation.bench.cold_start", *args],
                             stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
 
 
-def cold_start(spec: dict) -> dict:
-    """`groundwatch score` in fresh processes: seconds from process start to the first verdict line
-    (one response per scorer call, median of COLD_RUNS), and one run over every response with full
-    batches for the total time and the peak RSS."""
+def cold_start(spec: dict, second_opinion: str | None = None) -> dict:
+    """`groundwatch score` in fresh processes (with `second_opinion` as scorer.second_opinion): seconds from
+    process start to the first verdict line (one response per scorer call, median of COLD_RUNS), and one run
+    over every response with full batches for the total time and the peak RSS."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "responses.jsonl"
         output_path(path).write_text("".join(json.dumps(r) + "\n" for r in spec["responses"]))
@@ -191,7 +224,7 @@ def cold_start(spec: dict) -> dict:
         firsts = []
         for _ in range(COLD_RUNS):
             start = time.perf_counter()
-            proc = _cli([*common, "--batch-size", "1"], spec.get("threads"), subprocess.DEVNULL)
+            proc = _cli([*common, "--batch-size", "1"], spec.get("threads"), second_opinion, subprocess.DEVNULL)
             line = proc.stdout.readline()
             firsts.append(time.perf_counter() - start)
             proc.kill()  # the rest of the file is not part of a cold start
@@ -199,7 +232,7 @@ def cold_start(spec: dict) -> dict:
             if not line:
                 raise RuntimeError("groundwatch score wrote no verdict")
         start = time.perf_counter()
-        proc = _cli(common, spec.get("threads"))
+        proc = _cli(common, spec.get("threads"), second_opinion)
         out, err = proc.communicate()
         total = time.perf_counter() - start
     if proc.returncode != 0:

@@ -101,7 +101,14 @@ def test_whole_path_times_the_second_opinion_beside_the_small_model_alone(tiny_c
     latency = whole["latency_s"]  # one response at a time, with and without it
     assert latency["groundwatch_second_opinion"]["n"] == latency["groundwatch"]["n"] == 3
     assert latency["groundwatch_second_opinion"]["p50"] > 0
-    assert "groundwatch with the second opinion" in capsys.readouterr().out
+    # the cost beside it: caches warm, the larger model alone and its own NLI path, and a cold process with it on
+    assert len(whole["seconds"]["groundwatch_second_opinion_warm"]) == 2 == len(whole["seconds"]["larger_alone"])
+    assert second["responses_per_s_warm"] > 0 and second["larger_alone_responses_per_s"] > 0
+    assert latency["larger_alone"]["n"] == 3
+    assert second["nli_pairs"] == min(whole["candidate_pairs"], 256) and second["nli_pairs_per_s"] > 0
+    assert second["cold_start"]["verdicts"] == 3 and second["cold_start"]["peak_rss_mb"] > 0
+    printed = capsys.readouterr().out
+    assert "groundwatch with the second opinion" in printed and "the larger model alone" in printed
 
 
 def test_bench_refuses_a_second_opinion_without_a_model(tmp_path, capsys):
