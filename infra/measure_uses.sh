@@ -12,8 +12,7 @@
 # (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
 # (groundwatch export-model). Verdicts and per-set reports go to VERDICTS (default build/uses/USE); the dev
 # sets are converted once into DEV (default build/dev), DEV_LIMIT keeps the first N records of each set's report
-# half (default: all). One intra-op thread (THREADS), under nice: the
-# machine is shared.
+# half (default: all). One intra-op thread (THREADS), under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
@@ -34,13 +33,9 @@ case "$use" in
 esac
 gw() { nice -n 5 .venv/bin/groundwatch "$@"; }
 if [ "$part" = dev ]; then
-    # The report half of the dev sets at the shipped thresholds, as measure_verdict_rule.sh converts them.
+    # The report half of the dev sets at the shipped thresholds, converted as the verdict-rule figures' are.
     dev=${DEV:-build/dev}
-    mkdir -p "$dev"
-    for set in wice begin qags halueval; do
-        limit=(); [ "$set" != halueval ] || limit=(--limit 1000)
-        [ -s "$dev/$set.jsonl" ] || gw convert --no-progress --dataset "$set" "${limit[@]}" --output "$dev/$set.jsonl"
-    done
+    OUT="$dev" infra/measure_verdict_rule.sh convert
     # The report half, or its first DEV_LIMIT records of each set (the larger model reads about five times
     # slower than the small one).
     .venv/bin/python - "$dev" "${DEV_LIMIT:-0}" <<'EOF'

@@ -670,11 +670,10 @@ def _contradicted_precision(three_way: dict) -> str:
 def _set_accuracies(labelled: dict) -> dict[str, tuple[float, list[float] | None]]:
     """Each dev set's balanced accuracy under the threshold rule, with its 95% interval where the report has one
     (only beside a fitted combiner)."""
-    rules = {r["group"][4:]: r for r in labelled.get("verdict_rules", [])
-             if r["rule"] == "threshold" and r["group"].startswith("set:")}
-    return {name[4:]: (s["balanced_accuracy"], rules[name[4:]]["interval_95"]["balanced_accuracy"]
-                       if name[4:] in rules else None)
-            for name, s in labelled["strata"].items() if name.startswith("set:")}
+    intervals = {r["group"]: r["interval_95"]["balanced_accuracy"] for r in labelled.get("verdict_rules", [])
+                 if r["rule"] == "threshold"}
+    return {group.removeprefix("set:"): (s["balanced_accuracy"], intervals.get(group))
+            for group, s in labelled["strata"].items() if group.startswith("set:")}
 
 
 def _dev_rows(report: dict | None) -> dict[str, str]:
@@ -971,14 +970,14 @@ MODEL_USES = (Source("docs/figures/model-uses-small.json",
 # The same uses on the dev sets' report half: the first DEV_LIMIT records of each set (the larger model reads
 # about five times slower than the small one), scored by each use at the shipped thresholds.
 DEV_LIMIT = 100
-MODEL_USES_DEV_LARGER = ("measured into `docs/figures/model-uses-dev-{use}.json` by `DEV_LIMIT=100 LARGER=DIR "
-                         "infra/measure_uses.sh {use} OUT dev`, DIR as above")
+MODEL_USES_DEV_LARGER = (f"measured into `docs/figures/model-uses-dev-{{use}}.json` by `DEV_LIMIT={DEV_LIMIT} "
+                         "LARGER=DIR infra/measure_uses.sh {use} OUT dev`, DIR as above")
 MODEL_USES_DEV = (Source("docs/figures/model-uses-dev-small.json",
-                         "DEV_LIMIT=100 infra/measure_uses.sh small docs/figures/model-uses-dev-small.json dev"),
+                         f"DEV_LIMIT={DEV_LIMIT} infra/measure_uses.sh small docs/figures/model-uses-dev-small.json dev"),
                   Source("docs/figures/model-uses-dev-second-opinion.json",
                          MODEL_USES_DEV_LARGER.format(use="second-opinion"), kept=True),
                   Source("docs/figures/model-uses-dev-distilled.json",
-                         "measured into `docs/figures/model-uses-dev-distilled.json` by `DEV_LIMIT=100 "
+                         f"measured into `docs/figures/model-uses-dev-distilled.json` by `DEV_LIMIT={DEV_LIMIT} "
                          "DISTILLED=DIR infra/measure_uses.sh distilled OUT dev`, DIR as above", kept=True),
                   Source("docs/figures/model-uses-dev-larger.json", MODEL_USES_DEV_LARGER.format(use="larger"),
                          kept=True))

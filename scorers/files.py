@@ -14,3 +14,12 @@ def output_path(path: str | Path) -> Path:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     return target
+
+
+def shown_path(path: str | Path, root: str | Path | None = None) -> str:
+    """`path` relative to `root` (default: the working directory) where it lies under it, else as given: a
+    kept result names no machine's folders."""
+    try:
+        return str(Path(path).resolve().relative_to(Path(root or Path.cwd()).resolve()))
+    except (TypeError, ValueError):
+        return str(path)

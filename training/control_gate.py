@@ -20,6 +20,7 @@ from pathlib import Path
 from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
 from groundwatch.scorers.english.polarity_form import polarity_form
 from groundwatch.scorers.english.sentences import sentence_spans
+from groundwatch.scorers.files import shown_path
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 
 CONTROLS = Path(__file__).resolve().parents[1] / "examples" / "controls"
@@ -75,15 +76,6 @@ def gate(model_dir: Path, backend: str, pairs: list[tuple[str, str, bool]], verb
     return counts
 
 
-def _in_repository(path: Path) -> str:
-    """`path` relative to the repository root where it lies inside it: a committed gate file names no machine's
-    folders."""
-    try:
-        return str(path.resolve().relative_to(CONTROLS.parents[1]))
-    except ValueError:
-        return str(path)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("checkpoint", type=Path, help="a training run's checkpoint directory, or its compact copy")
@@ -94,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     checkpoint = materialise(args.checkpoint) if (args.checkpoint / WEIGHTS).exists() else args.checkpoint
     result = {"form": "as written" if args.as_written else "polarity form",
               "checkpoint": {"path": str(args.checkpoint), **gate(checkpoint, "torch", pairs, verbatim, families)},
-              "shipped": {"path": _in_repository(DEFAULT_MODEL_DIR), **gate(DEFAULT_MODEL_DIR, "onnx", pairs, verbatim, families)}}
+              "shipped": {"path": shown_path(DEFAULT_MODEL_DIR, CONTROLS.parents[1]),
+                          **gate(DEFAULT_MODEL_DIR, "onnx", pairs, verbatim, families)}}
     text = json.dumps(result, indent=2)
     print(text)
     if args.output:

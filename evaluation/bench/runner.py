@@ -16,6 +16,7 @@ import numpy as np
 from groundwatch.evaluation.bench.child import MARKER
 from groundwatch.evaluation.bench.inputs import load_responses, pairs_of
 from groundwatch.evaluation.bench.machine import machine
+from groundwatch.scorers.files import shown_path
 
 CPU_PATHS = ("whole_path", "groundwatch", "reference_loop", "cross_encoder", "torch_fp32", "onnx_fp32", "onnx_shipped",
              "guards", "tokenize_once", "nli_options")
@@ -46,14 +47,6 @@ class BenchSpec:
     validation_pairs: int = 1000    # held-out pairs for the precision options' agreement with fp32
     repeats: int = 3                # interleaved repeats of the options and tokenize-once timings
     second_opinion: Path | None = None  # whole_path: also time the scorer with this larger model as second opinion
-
-
-def shown(path) -> str:
-    """`path` relative to the working directory where it lies under it: a kept result names no machine's folders."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except (TypeError, ValueError):
-        return str(path)
 
 
 def _child(path: str, payload: dict, timeout: float) -> dict:
@@ -93,7 +86,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
     notes = []
     have_torch = (spec.torch_checkpoint / "config.json").exists()
     if not have_torch:
-        notes.append(f"no PyTorch checkpoint at {shown(spec.torch_checkpoint)}: torch-based paths skipped")
+        notes.append(f"no PyTorch checkpoint at {shown_path(spec.torch_checkpoint)}: torch-based paths skipped")
         paths = [p for p in paths if p not in NEEDS_TORCH]
     with tempfile.TemporaryDirectory() as tmp:
         checkpoint = spec.torch_checkpoint
@@ -102,7 +95,7 @@ def run_bench(spec: BenchSpec, timeout: float = 900, in_process: dict[str, Calla
 
             checkpoint = materialise(checkpoint, Path(tmp) / "torch")
             notes.append("PyTorch baselines run on fp32 weights dequantised from the compact int8 copy "
-                         f"in {shown(spec.torch_checkpoint)} (training/compact_checkpoint.py)")
+                         f"in {shown_path(spec.torch_checkpoint)} (training/compact_checkpoint.py)")
         onnx_fp32 = spec.onnx_fp32
         if have_torch and onnx_fp32 is None and any(p == "nli_options" or p.startswith("onnx_") and p != "onnx_shipped"
                                                     for p in paths):
@@ -175,7 +168,8 @@ def summarise(results: dict, info: dict, n_pairs: int, n_responses: int, source:
             if key in r:
                 entry[key] = r[key]
         paths[name] = entry
-    return {"machine": info, "inputs": {"pairs": n_pairs, "responses": n_responses, "responses_source": shown(source)},
+    inputs = {"pairs": n_pairs, "responses": n_responses, "responses_source": shown_path(source)}
+    return {"machine": info, "inputs": inputs,
             "paths": paths, "ratios": ratios(paths), "notes": notes}
 
 

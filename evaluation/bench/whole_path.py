@@ -80,6 +80,7 @@ def run_whole_path(spec: dict) -> dict:
         seconds.update(groundwatch_second_opinion=[], groundwatch_second_opinion_warm=[], larger_alone=[],
                        second_opinion_nli=[])
     inputs, escalated = {}, {}
+    sample = pairs[:SECOND_OPINION_PAIRS]  # the larger model's own NLI path
     for _ in range(spec.get("repeats", 3)):  # interleaved: a drift in machine load hits both sides
         scorer = fresh()
         start = time.perf_counter()
@@ -108,7 +109,7 @@ def run_whole_path(spec: dict) -> dict:
         if opinion is not None:
             opinion.pairs.clear()
             start = time.perf_counter()
-            opinion.pairs.score(pairs[:SECOND_OPINION_PAIRS])
+            opinion.pairs.score(sample)
             seconds["second_opinion_nli"].append(time.perf_counter() - start)
     latency: dict[str, list[float]] = {"groundwatch": [], "cross_encoder": []}
     scorer = fresh()
@@ -145,7 +146,6 @@ def run_whole_path(spec: dict) -> dict:
         escalated["responses_per_s_warm"] = n / median["groundwatch_second_opinion_warm"]
         escalated["larger_alone_responses_per_s"] = n / median["larger_alone"]
         escalated["vs_small_alone"] = median["groundwatch"] / median["groundwatch_second_opinion"]
-        sample = pairs[:SECOND_OPINION_PAIRS]
         escalated["nli_pairs"] = len(sample)
         escalated["nli_pairs_per_s"] = len(sample) / median["second_opinion_nli"]
         escalated["cold_start"] = cold_start(spec, spec["second_opinion"])
