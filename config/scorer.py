@@ -34,6 +34,10 @@ class ScorerConfig(BaseModel):
     # weights folded to fp32 at load, the fp32 export's scores. auto: rows where the CPU has int8 dot products
     # or AVX2, else fp32 (not measured elsewhere). true and false read as auto and fp32.
     int8_compute: Literal["auto", "rows", "blocks", "fp32"] = "auto"
+    # How the torch backend computes on CPU (docs/models.md, "Deterministic inference"): bf16 with fixed shapes
+    # (each pair padded to its length bucket, each bucket run in batches of a constant size), batch-invariant;
+    # fp32. auto: bf16 where the CPU has AMX (amx_bf16), the only CPUs where it was measured faster, else fp32.
+    torch_compute: Literal["auto", "bf16", "fp32"] = "auto"
     max_length: int = 256
     # Defaults from a recorded calibration (scorers/calibration.json: pooled balanced accuracy on the
     # calibration half of WiCE, BEGIN, QAGS and HaluEval dev, within one standard error of the best, fewest

@@ -422,6 +422,11 @@ NLI_OPTIONS_AVX2 = Source("docs/figures/nli-options-avx2.json",
                           ("the command of `docs/figures/nli-options.json` with `--output "
                            "docs/figures/nli-options-avx2.json`, pinned to one core (`taskset -c 0`) of an AMD EPYC "
                            "with AVX2 only while a training run held the other, 2026-12-06"), kept=True)
+# And on an Intel Xeon with AMX (bf16 and int8 tiles), where bf16 with fixed shapes is the fastest invariant option.
+NLI_OPTIONS_AMX = Source("docs/figures/nli-options-amx.json",
+                         ("the command of `docs/figures/nli-options.json` with `--output "
+                          "docs/figures/nli-options-amx.json`, pinned to one core (`taskset -c 0`) of an Intel Xeon "
+                          "with AMX while a training run held the other, 2026-12-07"), kept=True)
 OPTION_HEADERS = ["option", "precision", "MB", "pairs/s", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
                   "batch-invariance max \\|Δp\\|", "deterministic"]
 
@@ -436,18 +441,19 @@ def _options_table(bench: dict) -> str:
             + markdown_table(OPTION_HEADERS, rows))
 
 
-@figure("nli-options", NLI_OPTIONS, NLI_OPTIONS_AVX2)
+@figure("nli-options", NLI_OPTIONS, NLI_OPTIONS_AVX2, NLI_OPTIONS_AMX)
 def _nli_options(data: list[dict]) -> str:
-    bench, avx2 = data
+    bench, avx2, amx = data
     o, t = bench["paths"]["nli_options"], bench["paths"]["tokenize_once"]
     rows = [[name, f"{p['pairs_per_s']:.1f}", f"{p['preprocess_ms_per_pair']:.2f}"] for name, p in t["paths"].items()]
     tokenize = markdown_table(["pre-processing (PairScorer + batcher, shipped model)", "pairs/s", "tokenizer ms/pair"],
                               rows)
-    return (f"{_options_table(bench)}\n\n{_options_table(avx2)}\n\npairs/s: {o['pairs']} (passage, claim) pairs "
-            f"of `examples/`, one thread, the options interleaved, median of {o['repeats']}; agreement on "
-            f"{o['validation_pairs']} held-out validation pairs; batch invariance: a pair alone vs inside batches of "
-            f"other pairs (other padding). On the second machine `rows` runs in the uint8 layout of a CPU without "
-            f"int8 dot products ([above](#deterministic-inference)).\n\n{tokenize}"
+    return (f"{_options_table(bench)}\n\n{_options_table(avx2)}\n\n{_options_table(amx)}\n\npairs/s: {o['pairs']} "
+            f"(passage, claim) pairs of `examples/`, one thread, the options interleaved, median of {o['repeats']}; "
+            f"agreement on {o['validation_pairs']} held-out validation pairs; batch invariance: a pair alone vs inside "
+            f"batches of other pairs (other padding). On the second machine `rows` runs in the uint8 layout of a CPU "
+            f"without int8 dot products ([above](#deterministic-inference)); the third machine (AMX) also times "
+            f"`torch bf16, fixed shapes` (`scorer.torch_compute`).\n\n{tokenize}"
             f"\n\nThe same {t['pairs']} pairs through the pair scorer and the batcher, interleaved, median of "
             f"{t['repeats']}; max \\|Δp\\| between the two (first machine): {t['max_abs_prob_diff']:.1e}.")
 

@@ -26,7 +26,8 @@ from groundwatch.config.scorer import ScorerConfig
 from groundwatch.scorers import SCORER_VERSION
 
 OPERATIONAL = frozenset({
-    "model_dir", "backend", "providers", "threads", "int8_compute",  # the model hash covers which model runs
+    "model_dir", "backend", "providers", "threads", "int8_compute", "torch_compute",  # the model hash covers which
+    # model runs; every compute mode is batch-invariant
     "combiner_path",  # the combiner's content is hashed instead of its path
     "max_batch_tokens", "max_batch_size", "max_wait_ms", "max_passages", "max_record_bytes",
     "max_claims", "max_pairs", "max_windows", "batch_deadline_s", "future_timeout_s", "store_passages",

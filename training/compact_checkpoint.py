@@ -17,7 +17,8 @@ import hashlib
 import shutil
 from pathlib import Path
 
-WEIGHTS = "weights.int8.safetensors"
+from groundwatch.scorers.nli.compact import WEIGHTS, load_compact
+
 MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
 RUN_FILES = ("progress.json", "training_manifest.json")  # where a run stopped, with its options; what it was
 BLOCK = 32  # values of a row per scale
@@ -47,42 +48,18 @@ def save_compact(checkpoint: Path, output: Path, run_files: bool = False) -> Pat
     return output
 
 
-def dequantise(q, scale):
-    """int8 values times their scales: one per row (a 1-D scale) or one per block of a row (2-D)."""
-    if scale.ndim == 1:
-        return q.float() * scale.float().unsqueeze(1)
-    rows, blocks = scale.shape
-    return (q.float().view(rows, blocks, -1) * scale.float().unsqueeze(2)).view(q.shape)
-
-
 def materialise(compact: Path, cache: Path | None = None) -> Path:
     """An ordinary fp32 Hugging Face checkpoint directory built from the compact copy."""
-    import torch
-    from safetensors.torch import load_file
-    from transformers import AutoConfig, AutoModelForSequenceClassification
-
     digest = hashlib.sha1((compact / WEIGHTS).read_bytes()).hexdigest()[:12]
     target = (cache or Path("build/torch-checkpoints")) / digest
     if (target / "model.safetensors").exists():
         return target
-    raw = load_file(str(compact / WEIGHTS))
-    state = {}
-    for name, t in raw.items():
-        if name.endswith(".q"):
-            base = name[:-2]
-            state[base] = dequantise(t, raw[f"{base}.scale"])
-        elif not name.endswith(".scale"):
-            state[name] = t
-    model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    if unexpected or [m for m in missing if not m.endswith("position_ids")]:
-        raise RuntimeError(f"compact checkpoint mismatch: missing={missing} unexpected={unexpected}")
+    model = load_compact(compact)
     target.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(target))
     for f in MODEL_FILES[1:]:
         if (compact / f).exists():
             shutil.copy(compact / f, target / f)
-    del torch
     return target
 
 

@@ -72,7 +72,7 @@ def label_with_teacher(pairs: list[Pair], teacher: Path, batch: int = 32) -> lis
     checkpoint itself (torch), not an export; batched by length, so little of the work is padding."""
     from groundwatch.scorers.nli.factory import load_backend
 
-    backend = load_backend(teacher, "torch", providers="cpu", max_length=192)
+    backend = load_backend(teacher, "torch", providers="cpu", max_length=192, torch_compute="fp32")
     order = sorted(range(len(pairs)), key=lambda i: len(pairs[i].premise) + len(pairs[i].hypothesis))
     probs: dict[int, list[float]] = {}
     start = time.monotonic()

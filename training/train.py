@@ -29,7 +29,7 @@ import torch  # noqa: E402
 
 from groundwatch.scorers.evidence.base_model import check_tokenizer, minilm_dir
 from groundwatch.scorers.english.polarity_form import polarity_form
-from groundwatch.training import counter_shortcuts, distil, fetch_base, phenomena, synthetic
+from groundwatch.training import conjoined, counter_shortcuts, distil, fetch_base, phenomena, synthetic
 from groundwatch.training.compact_checkpoint import WEIGHTS, materialise
 from groundwatch.training.labels import ID2LABEL, LABEL2ID, NOT_ENTAILMENT
 from groundwatch.training.nli_data import Pair, load_mix
@@ -65,6 +65,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--synonyms", type=int, default=0, metavar="N",
                    help="N premise sentences with a word or two swapped for a WordNet synonym, entailed "
                         "(counter_shortcuts.synonym_pairs)")
+    p.add_argument("--conjoined", type=int, default=0, metavar="N",
+                   help="N pairs of two claims about one premise joined by 'and', labelled by the weaker part "
+                        "(training/conjoined.py)")
     p.add_argument("--phenomena", type=int, default=0, metavar="N",
                    help="about N templated pairs each of swapped roles, an exception stated as the rule and some -> "
                         "all, half faithful (training/phenomena.py)")
@@ -144,6 +147,7 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
     for p in syn_val:
         val.setdefault(p.source, []).append(p)
     train = train + syn_train
+    labelled = train  # before --limit: joined claims need premises that keep several of their claims
     if args.limit:
         random.Random(args.seed).shuffle(train)
         train = train[:args.limit]
@@ -161,6 +165,9 @@ def training_mix(args: argparse.Namespace) -> tuple[list[Pair], dict[str, list[P
         train = train + counter_shortcuts.synonym_pairs(train, args.seed, args.synonyms)
         val["counter_synonym"] = counter_shortcuts.synonym_pairs([p for ps in val.values() for p in ps],
                                                                  args.seed + 1, 300)
+    if getattr(args, "conjoined", 0):  # absent from the options of runs made before it
+        train = train + conjoined.conjoined_pairs(labelled, args.seed, args.conjoined)
+        val[conjoined.SOURCE] = conjoined.conjoined_pairs([p for ps in val.values() for p in ps], args.seed + 1, 300)
     if getattr(args, "phenomena", 0):  # absent from the options of runs made before it
         made = phenomena.build(args.seed, args.phenomena)
         train = train + made

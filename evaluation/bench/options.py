@@ -39,6 +39,7 @@ def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: lis
         "onnx int8 weights, rows compute": {"kind": "onnx", "dir": str(weights), "int8_compute": "rows"},
         "torch fp32": {"kind": "torch", "dir": str(checkpoint)},
         "torch bf16": {"kind": "torch", "dir": str(checkpoint), "bf16": True},
+        "torch bf16, fixed shapes": {"kind": "torch", "dir": str(checkpoint), "bf16": True, "fixed_shapes": True},
     }
     if calibration:
         static = export_checkpoint(checkpoint, work / "int8-static", "int8-static", calibration=calibration)
@@ -58,7 +59,8 @@ def _load(option: dict, max_length: int, threads: int | None):
     if option["kind"] == "torch":
         from groundwatch.scorers.nli.torch_backend import TorchBackend
 
-        return TorchBackend(Path(option["dir"]), max_length=max_length, device="cpu", bf16=option.get("bf16", False))
+        return TorchBackend(Path(option["dir"]), max_length=max_length, device="cpu", bf16=option.get("bf16", False),
+                            fixed_shapes=option.get("fixed_shapes", False))
     from groundwatch.scorers.nli.onnx_backend import OnnxBackend
 
     return OnnxBackend(Path(option["dir"]), max_length=max_length, providers="cpu", threads=threads,

@@ -49,13 +49,13 @@ def run_whole_path(spec: dict) -> dict:
     from sentence_transformers import CrossEncoder
 
     from groundwatch.config.scorer import ScorerConfig
-    from groundwatch.scorers.nli.factory import backend_for
+    from groundwatch.scorers.nli.factory import backend_for, backend_of
     from groundwatch.scorers.pipeline import Scorer
     from groundwatch.scorers.schema import parse_response
 
     config = ScorerConfig(model_dir=spec["model_dir"], providers=spec["providers"], max_length=spec["max_length"],
                           threads=spec.get("threads"), context_conflicts=True)
-    backend = backend_for(config, "onnx")
+    backend = backend_for(config, backend_of(spec["model_dir"], "onnx"))  # torch: bf16 with fixed shapes on AMX
     backend.warmup()
 
     def fresh(opinion=None, **updates) -> Scorer:
@@ -217,10 +217,13 @@ def cold_start(spec: dict, second_opinion: str | None = None) -> dict:
     """`groundwatch score` in fresh processes (with `second_opinion` as scorer.second_opinion): seconds from
     process start to the first verdict line (one response per scorer call, median of COLD_RUNS), and one run
     over every response with full batches for the total time and the peak RSS."""
+    from groundwatch.scorers.nli.factory import backend_of
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "responses.jsonl"
         output_path(path).write_text("".join(json.dumps(r) + "\n" for r in spec["responses"]))
-        common = ["score", "-i", str(path), "-o", "-", "-q", "--model", spec["model_dir"]]
+        common = ["score", "-i", str(path), "-o", "-", "-q", "--model", spec["model_dir"],
+                  "--backend", backend_of(spec["model_dir"], "onnx")]
         firsts = []
         for _ in range(COLD_RUNS):
             start = time.perf_counter()

@@ -31,7 +31,9 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write the full result as JSON here; `-` for stdout "
                                                           "(default: none)")
     add_json_arg(p, "the full result")
-    p.add_argument("--model", type=Path, metavar="DIR", help="served ONNX model directory (default: the shipped model)")
+    p.add_argument("--model", type=Path, metavar="DIR",
+                   help="served ONNX model directory (default: the shipped model); with --paths whole_path also a "
+                        "PyTorch checkpoint or compact copy, run on the torch backend (scorer.torch_compute auto)")
     p.add_argument("--torch-checkpoint", type=Path, metavar="DIR",
                    help="PyTorch checkpoint the ONNX model was exported from (default: the shipped one)")
     p.add_argument("--onnx-fp32", type=Path, metavar="DIR",
@@ -49,7 +51,8 @@ def register(sub) -> None:
     p.add_argument("--threads", type=int,
                    help="intra-op threads for every path (default: each library's own; 1 on a busy machine)")
     p.add_argument("--second-opinion", type=Path, metavar="DIR",
-                   help="whole_path: also time groundwatch with this larger ONNX model as the second opinion "
+                   help="whole_path: also time groundwatch with this larger model (ONNX export, PyTorch checkpoint "
+                        "or compact copy) as the second opinion "
                         "(scorer.second_opinion), interleaved, and count the claims it re-reads (default: none)")
     add_progress_arg(p)
     p.set_defaults(func=run)
@@ -66,10 +69,15 @@ def run(args) -> int:
     from groundwatch.evaluation.bench.runner import BenchSpec, run_bench
     from groundwatch.scorers.files import output_path
 
+    from groundwatch.scorers.nli.factory import backend_of
+
     args.model = args.model or DEFAULT_MODEL_DIR
-    if args.second_opinion and not (args.second_opinion / "model.onnx").exists():
-        return fail(f"--second-opinion {args.second_opinion}: model.onnx not found")
-    if not (args.model / "model.onnx").exists():
+    if args.second_opinion and backend_of(args.second_opinion, "none") == "none":
+        return fail(f"--second-opinion {args.second_opinion}: neither model.onnx nor a PyTorch checkpoint found")
+    whole_path_only = args.paths is not None and [p.strip() for p in args.paths.split(",")] == ["whole_path"]
+    if backend_of(args.model, "none") == "torch" and not whole_path_only:
+        return fail(f"--model {args.model} is a PyTorch model: only --paths whole_path runs one")
+    if backend_of(args.model, "onnx") != "torch" and not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")
     responses = None if args.synthetic else args.responses or (EXAMPLES if EXAMPLES.exists() else None)
     if responses is not None:  # every record is read and checked before any model loads

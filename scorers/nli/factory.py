@@ -32,11 +32,23 @@ def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
 def backend_for(config, backend: str | None = None) -> NLIBackend:
     """The backend a ScorerConfig describes (`backend` overrides its scorer.backend)."""
     return load_backend(config.model_dir, backend or config.backend, config.providers, config.max_length,
-                        config.threads, config.int8_compute)
+                        config.threads, config.int8_compute, config.torch_compute)
+
+
+def backend_of(model_dir: str | Path, default: str) -> str:
+    """The backend a model directory needs: onnx for an export (model.onnx), torch for a checkpoint alone;
+    `default` where it holds both or neither (the second opinion's directory picks its own)."""
+    path = Path(model_dir)
+    onnx = (path / "model.onnx").is_file()
+    torch = any(path.glob("*.safetensors")) or any(path.glob("pytorch_model*.bin"))
+    if onnx != torch:
+        return "onnx" if onnx else "torch"
+    return default
 
 
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
-                 max_length: int = 256, threads: int | None = None, int8_compute: str = "auto") -> NLIBackend:
+                 max_length: int = 256, threads: int | None = None, int8_compute: str = "auto",
+                 torch_compute: str = "auto") -> NLIBackend:
     check_model_dir(model_dir, backend)
     path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if not path.exists():
@@ -57,7 +69,7 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         except MissingExtra as exc:
             raise ModelLoadError(str(exc)) from None
 
-        return TorchBackend(path, max_length=max_length)
+        return TorchBackend(path, max_length=max_length, compute=torch_compute, threads=threads)
     if backend == "fake":  # deterministic word overlap, no inference: delivery tests and benchmarks
         from groundwatch.scorers.nli.fake_backend import FakeBackend
 

@@ -1,5 +1,6 @@
-"""PyTorch backend: the reference, and the path for classifier checkpoints (nli3, grounding2) not yet
-exported; a seq2seq checker is served from its export (scorers/nli/kinds.py says so at load)."""
+"""PyTorch backend: the reference, the fastest batch-invariant path on CPUs with AMX (bf16 with fixed shapes),
+and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq checker is served from
+its export (scorers/nli/kinds.py says so at load). It reads a Hugging Face checkpoint or a compact copy."""
 
 from __future__ import annotations
 
@@ -7,32 +8,84 @@ from pathlib import Path
 
 import numpy as np
 
+from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
+from groundwatch.scorers.nli.compact import is_compact, load_compact
 from groundwatch.scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.row_int8 import cpu_flags
+
+# Fixed shapes for bf16: each pair padded to its length bucket, each bucket's rows padded to a multiple of
+# FIXED_ROWS, so a pair always meets the same kernels (the same matrix sizes), whatever shares its batch.
+BUCKET_TOKENS = 32
+FIXED_ROWS = 8
+
+
+def torch_mode(compute: str, cpu: bool, flags: set[str] | None = None) -> str:
+    """bf16 or fp32 for scorer.torch_compute: auto is bf16 on a CPU with AMX, where it was measured faster
+    than fp32 and than the int8 rows of the ONNX backend (docs/figures/nli-options-amx.json)."""
+    if compute not in ("auto", "bf16", "fp32"):
+        raise ModelLoadError(f"scorer.torch_compute {compute!r}: expected auto, bf16 or fp32")
+    if not cpu:
+        return "fp32"
+    if compute == "auto":
+        return "bf16" if "amx_bf16" in (cpu_flags() if flags is None else flags) else "fp32"
+    return compute
 
 
 class TorchBackend(NLIBackend):
     def __init__(self, model_dir: Path, max_length: int = 256, device: str = "auto", fp16: bool = False,
-                 bf16: bool = False):
+                 bf16: bool = False, fixed_shapes: bool = False, compute: str | None = None,
+                 threads: int | None = None):
+        """`compute` (scorer.torch_compute) sets bf16 with fixed shapes or fp32 on a CPU; without it, `bf16`
+        and `fixed_shapes` as given (the bench compares them)."""
         super().__init__(model_dir, max_length)
         import torch
         from transformers import AutoModelForSequenceClassification
 
         self._torch = torch
+        if threads:
+            torch.set_num_threads(threads)
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = torch.device(device)
-        self.model = AutoModelForSequenceClassification.from_pretrained(str(self.model_dir)).to(self.device).eval()
+        if compute is not None:
+            bf16 = fixed_shapes = torch_mode(compute, cpu=self.device.type == "cpu") == "bf16"
+        if is_compact(self.model_dir):  # a compact copy (the shipped model's, a training run's)
+            self.model = load_compact(self.model_dir).to(self.device)
+        else:
+            self.model = AutoModelForSequenceClassification.from_pretrained(str(self.model_dir)).to(self.device).eval()
         if fp16 and self.device.type == "cuda":
             self.model = self.model.half()
         self.provider = self.device.type
         self.precision = "fp16" if fp16 and self.device.type == "cuda" else "fp32"
-        if bf16:  # measured in `groundwatch bench`: fast on CPUs with avx512_bf16, but not batch-invariant
+        if bf16:  # batch-invariant only with fixed shapes (`groundwatch bench` measures both)
             self.model = self.model.to(torch.bfloat16)
-            self.precision = "bf16"
+            self.precision = "bf16 (fixed shapes)" if fixed_shapes else "bf16"
+        self.fixed_shapes = fixed_shapes
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
+        if not self.fixed_shapes:
+            return self._run(self.features(batch))
+        out = np.zeros((len(batch), self.model.config.num_labels), dtype=np.float32)
+        buckets: dict[int, list[int]] = {}
+        for i, encoding in enumerate(batch):
+            buckets.setdefault(-(-len(encoding) // BUCKET_TOKENS) * BUCKET_TOKENS, []).append(i)
+        for width, rows in buckets.items():
+            for start in range(0, len(rows), FIXED_ROWS):
+                chunk = rows[start:start + FIXED_ROWS]
+                features = self.features([batch[i] for i in chunk])
+                padded = {}
+                for name, array in features.items():
+                    full = np.full((FIXED_ROWS, width), self.encoder.pad_id if name == "input_ids" else 0,
+                                   dtype=array.dtype)
+                    full[:len(chunk), :array.shape[1]] = array
+                    padded[name] = full
+                padded["attention_mask"][len(chunk):, 0] = 1  # an empty row would divide by zero in softmax
+                out[chunk] = self._run(padded)[:len(chunk)]
+        return out
+
+    def _run(self, features: dict[str, np.ndarray]) -> np.ndarray:
         torch = self._torch
         with torch.inference_mode():
-            tensors = {k: torch.from_numpy(v).to(self.device) for k, v in self.features(batch).items()}
+            tensors = {k: torch.from_numpy(v).to(self.device) for k, v in features.items()}
             return self.model(**tensors).logits.float().cpu().numpy()

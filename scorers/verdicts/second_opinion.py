@@ -140,11 +140,12 @@ def load_second_opinion(config, thresholds: Thresholds, on_batch=None, on_pair_c
     if not config.second_opinion:
         return None
     from groundwatch.scorers.english.polarity_form import polarity_form
-    from groundwatch.scorers.nli.factory import load_backend
+    from groundwatch.scorers.nli.factory import backend_of, load_backend
 
-    try:
-        backend = load_backend(config.second_opinion, config.backend, config.providers, config.max_length,
-                               config.threads, config.int8_compute)
+    try:  # its directory picks its backend: a checkpoint alone runs on torch beside an ONNX small model
+        backend = load_backend(config.second_opinion, backend_of(config.second_opinion, config.backend),
+                               config.providers, config.max_length, config.threads, config.int8_compute,
+                               config.torch_compute)
     except ModelLoadError as exc:
         raise ModelLoadError(f"scorer.second_opinion: {exc}") from None
     return SecondOpinion(backend, thresholds, config.second_opinion_margin, model_version(backend),

@@ -113,4 +113,11 @@ def test_whole_path_times_the_second_opinion_beside_the_small_model_alone(tiny_c
 
 def test_bench_refuses_a_second_opinion_without_a_model(tmp_path, capsys):
     assert main(["bench", "--paths", "whole_path", "--second-opinion", str(tmp_path)]) == 2
-    assert capsys.readouterr().err.strip() == f"groundwatch: error: --second-opinion {tmp_path}: model.onnx not found"
+    assert capsys.readouterr().err.strip() == (f"groundwatch: error: --second-opinion {tmp_path}: neither model.onnx "
+                                               "nor a PyTorch checkpoint found")
+
+
+def test_bench_runs_a_torch_model_only_on_the_whole_path(tiny_checkpoint, capsys):
+    assert main(["bench", "--paths", "nli_options", "--model", str(tiny_checkpoint)]) == 2
+    assert capsys.readouterr().err.strip() == (f"groundwatch: error: --model {tiny_checkpoint} is a PyTorch model: "
+                                               "only --paths whole_path runs one")

@@ -1,0 +1,63 @@
+"""bf16 with fixed shapes: a pair's scores do not depend on what shares its batch."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from groundwatch.scorers.nli.torch_backend import FIXED_ROWS, TorchBackend  # noqa: E402
+
+PAIRS = [("The pool opens at 7 am on weekdays and at 9 am at weekends.", "The pool opens at 7 am on weekdays."),
+         ("Refunds are available for 30 days.", "Refunds take 60 days."),
+         ("A man is walking a dog along a long sandy beach while the sun sets behind the hills and a "
+          "group of children builds sandcastles near the water.", "Children are on the beach."),
+         ("Cats sleep.", "Dogs bark."),
+         ("The library lends e-books and audiobooks through one app, and newspapers can be read online.",
+          "The library lends audiobooks.")] * 3
+
+
+@pytest.fixture(scope="module")
+def fixed(tiny_checkpoint):
+    return TorchBackend(tiny_checkpoint, max_length=128, device="cpu", bf16=True, fixed_shapes=True)
+
+
+def test_a_pair_scores_the_same_alone_and_in_any_batch(fixed):
+    encodings = [e[0] for e in fixed.tokenize(PAIRS)]
+    alone = np.concatenate([fixed.infer([e]) for e in encodings])
+    together = fixed.infer(encodings)
+    reversed_ = fixed.infer(encodings[::-1])[::-1]
+    assert len(encodings) > FIXED_ROWS  # more than one chunk of a bucket
+    assert np.array_equal(alone, together)
+    assert np.array_equal(alone, reversed_)
+
+
+def test_fixed_shapes_score_close_to_fp32(fixed, tiny_checkpoint):
+    reference = TorchBackend(tiny_checkpoint, max_length=128, device="cpu")
+    encodings = [e[0] for e in fixed.tokenize(PAIRS)]
+    assert np.abs(fixed.infer(encodings) - reference.infer(encodings)).max() < 0.1
+
+
+def test_auto_is_bf16_only_with_amx():
+    from groundwatch.scorers.errors import ModelLoadError
+    from groundwatch.scorers.nli.torch_backend import torch_mode
+
+    assert torch_mode("auto", cpu=True, flags={"avx512_bf16", "amx_bf16", "amx_tile"}) == "bf16"
+    assert torch_mode("auto", cpu=True, flags={"avx512_bf16", "avx512_vnni"}) == "fp32"
+    assert torch_mode("bf16", cpu=True, flags=set()) == "bf16"
+    assert torch_mode("bf16", cpu=False) == "fp32"  # CUDA keeps its own precision
+    with pytest.raises(ModelLoadError, match="torch_compute"):
+        torch_mode("fp8", cpu=True)
+
+
+def test_forced_bf16_is_fixed_shapes(tiny_checkpoint):
+    backend = TorchBackend(tiny_checkpoint, max_length=128, device="cpu", compute="bf16")
+    assert backend.fixed_shapes and backend.precision == "bf16 (fixed shapes)"
+    assert TorchBackend(tiny_checkpoint, max_length=128, device="cpu", compute="fp32").precision == "fp32"
+
+
+def test_a_second_opinion_directory_picks_its_backend(tiny_checkpoint, tiny_onnx, tmp_path):
+    from groundwatch.scorers.nli.factory import backend_of
+
+    assert backend_of(tiny_checkpoint, "onnx") == "torch"
+    assert backend_of(tiny_onnx, "torch") == "onnx"
+    assert backend_of(tmp_path, "onnx") == "onnx"  # neither: the scorer's backend, which names the problem
