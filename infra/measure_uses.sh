@@ -10,7 +10,7 @@
 # (MARGIN sets scorer.second_opinion_margin, default the setting's); larger: LARGER alone, at the same
 # thresholds; distilled: DISTILLED, the small model trained towards the larger one's probabilities
 # (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
-# (groundwatch export-model). Verdicts and per-set reports go to VERDICTS (default build/uses/USE); the dev
+# (groundwatch export-model) or PyTorch checkpoints (the torch backend). Verdicts and per-set reports go to VERDICTS (default build/uses/USE); the dev
 # sets are converted once into DEV (default build/dev), DEV_LIMIT keeps the first N records of each set's report
 # half (default: all). One intra-op thread (THREADS), under nice: the machine is shared.
 set -euo pipefail
@@ -31,6 +31,8 @@ case "$use" in
     distilled) model=(--model "${DISTILLED:?DISTILLED=DIR: the distilled small model}") ;;
     *) echo "measure_uses.sh: error: use $use: expected small, second-opinion, larger or distilled" >&2; exit 2 ;;
 esac
+# A checkpoint or compact copy (no model.onnx) runs on the torch backend (bf16 with fixed shapes on AMX).
+if [ ${#model[@]} -gt 0 ] && [ ! -f "${model[1]}/model.onnx" ]; then model+=(--backend torch); fi
 gw() { nice -n 5 .venv/bin/groundwatch "$@"; }
 if [ "$part" = dev ]; then
     # The report half of the dev sets at the shipped thresholds, converted as the verdict-rule figures' are.

@@ -14,6 +14,7 @@ Only labelled pairs are joined (never a recipe's own pairs), so the premises are
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 
 from groundwatch.training.labels import LABEL2ID
@@ -22,12 +23,6 @@ from groundwatch.training.synthetic import sentences
 
 ENT, NEU, CON = LABEL2ID["entailment"], LABEL2ID["neutral"], LABEL2ID["contradiction"]
 SOURCE = "counter_conjoined"
-# Sentence-initial words written in lower case once they follow "and" (names keep their capital).
-_LOWER_FIRST = {"the", "a", "an", "there", "it", "this", "that", "these", "those", "some", "many", "most", "all",
-                "his", "her", "its", "their", "our", "two", "three", "several", "people", "men", "women", "one",
-                "no", "he", "she", "they", "we", "someone", "somebody", "nobody", "everyone", "both", "before",
-                "after", "in", "on", "at", "during", "since", "following", "when", "while", "as", "by", "for",
-                "from", "with", "under", "over", "more", "less", "fewer", "only", "not", "every", "each"}
 
 
 def _one_sentence(text: str) -> str | None:
@@ -38,10 +33,11 @@ def _one_sentence(text: str) -> str | None:
     return text
 
 
-def join(first: str, second: str) -> str:
-    """'A man sleeps.' + 'The dog barks.' -> 'A man sleeps and the dog barks.'"""
+def join(first: str, second: str, premise: str = "") -> str:
+    """'A man sleeps.' + 'The dog barks.' -> 'A man sleeps and the dog barks.'; the second claim's first word
+    keeps its capital where the premise or the first claim writes it so mid-sentence (a name)."""
     head, _, rest = second.partition(" ")
-    if head.lower() in _LOWER_FIRST:
+    if not re.search(rf"(?<![.!?] )(?<!^)\b{re.escape(head)}\b", f"{premise} {first}"):
         head = head.lower()
     return f"{first} and {head} {rest}".rstrip() + "."
 
@@ -72,7 +68,7 @@ def conjoined_pairs(train: list[Pair], seed: int, n: int) -> list[Pair]:
         label = max(open_labels, key=lambda lab: wanted[lab])
         other = rng.choice(choices[label])
         parts = [entailed, other] if rng.random() < 0.5 else [other, entailed]
-        out.append(Pair(premise, join(*parts), label, SOURCE))
+        out.append(Pair(premise, join(*parts, premise), label, SOURCE))
         wanted[label] -= 1
     return out
 

@@ -19,7 +19,8 @@ def _train():
 
 def test_join_lowercases_a_common_first_word_and_keeps_names():
     assert join("A man sleeps", "The dog barks") == "A man sleeps and the dog barks."
-    assert join("A man sleeps", "Maria sings") == "A man sleeps and Maria sings."
+    assert join("A man sleeps", "Maria sings", "A man sleeps while Maria sings.") == "A man sleeps and Maria sings."
+    assert join("A man sleeps", "Before noon he ran") == "A man sleeps and before noon he ran."
 
 
 def test_a_claim_is_labelled_by_its_weaker_part():
