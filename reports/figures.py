@@ -839,6 +839,26 @@ PERFORMANCE_AVX2 = Source("docs/figures/performance-avx2.json",
                           kept=True)
 
 
+# And on an Intel Xeon with AMX: the shipped model on ONNX (`rows`), and its compact copy on the torch backend
+# (bf16 with fixed shapes). Kept, another machine.
+PERFORMANCE_AMX = Source("docs/figures/performance-amx.json",
+                         "the command of `docs/figures/performance.json` with `--output "
+                         "docs/figures/performance-amx.json` on an Intel Xeon with AMX, 2 cores, idle, 2026-12-07",
+                         kept=True)
+PERFORMANCE_AMX_TORCH = Source("docs/figures/performance-amx-torch.json",
+                               "the command of `docs/figures/performance.json` with `--model "
+                               "scorers/models/nli-minilm-torch --output docs/figures/performance-amx-torch.json` on "
+                               "the same machine, idle, 2026-12-07",
+                               kept=True)
+
+
+@figure("performance-amx", PERFORMANCE_AMX, PERFORMANCE_AMX_TORCH)
+def _performance_amx(data: list[dict]) -> str:
+    onnx, torch = data
+    return (f"**The shipped model on ONNX Runtime (`rows`)**\n\n{_whole_path(onnx)}\n\n"
+            f"**Its compact copy on the torch backend (bf16 with fixed shapes)**\n\n{_whole_path(torch)}")
+
+
 @figure("performance", PERFORMANCE)
 def _performance(data: list[dict]) -> str:
     return _whole_path(data[0])
@@ -903,9 +923,25 @@ def _ms(latency: dict) -> str:
     return f"{1000 * latency['p50']:.0f} / {1000 * latency['p99']:.0f} ms"
 
 
-@figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION)
+# The same on an Intel Xeon with AMX, the larger model run 4's compact copy on the torch backend (bf16 with fixed
+# shapes). Kept, another machine.
+PERFORMANCE_SECOND_OPINION_AMX = Source(
+    "docs/figures/performance-second-opinion-amx.json",
+    "measured into `docs/figures/performance-second-opinion-amx.json` by the command of "
+    "`docs/figures/performance-second-opinion.json` with DIR `training/runs/mpnet-run4` (all-mpnet-base-v2 run 4's "
+    "compact copy, on the torch backend: bf16 with fixed shapes) pinned to one core (`taskset -c 0`) of an Intel "
+    "Xeon with AMX while the other scored the controls, 2026-12-07", kept=True)
+
+
+@figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION, PERFORMANCE_SECOND_OPINION_AMX)
 def _performance_second_opinion(data: list[dict]) -> str:
-    bench = data[0]
+    avx2, amx = data
+    return (f"**AMD EPYC with AVX2 only; the larger model: run 2, int8-blocks export on ONNX Runtime**\n\n"
+            f"{_second_opinion_table(avx2)}\n\n**Intel Xeon with AMX; the larger model: run 4, compact copy on the "
+            f"torch backend (bf16 with fixed shapes)**\n\n{_second_opinion_table(amx)}")
+
+
+def _second_opinion_table(bench: dict) -> str:
     w = bench["paths"]["whole_path"]
     second, latency, rate = w["second_opinion"], w["latency_s"], w["responses_per_s"]
     cold, cold_with = w["cold_start"], second["cold_start"]

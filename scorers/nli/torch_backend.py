@@ -1,5 +1,5 @@
-"""PyTorch backend: the reference, the fastest batch-invariant path on CPUs with AMX (bf16 with fixed shapes),
-and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq checker is served from
+"""PyTorch backend: the reference, bf16 with fixed shapes on CPUs with AMX (batch-invariant; the larger model's
+fast path there), and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq checker is served from
 its export (scorers/nli/kinds.py says so at load). It reads a Hugging Face checkpoint or a compact copy."""
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ FIXED_ROWS = 8
 
 
 def torch_mode(compute: str, cpu: bool, flags: set[str] | None = None) -> str:
-    """bf16 or fp32 for scorer.torch_compute: auto is bf16 on a CPU with AMX, where it was measured faster
-    than fp32 and than the int8 rows of the ONNX backend (docs/figures/nli-options-amx.json)."""
+    """bf16 or fp32 for scorer.torch_compute: auto is bf16 on a CPU with AMX, where it was measured about three
+    times as fast as fp32 (docs/figures/nli-options-amx.json); without AMX it was slower than the ONNX rows."""
     if compute not in ("auto", "bf16", "fp32"):
         raise ModelLoadError(f"scorer.torch_compute {compute!r}: expected auto, bf16 or fp32")
     if not cpu:
