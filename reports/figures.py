@@ -994,10 +994,9 @@ def _consumer_memory(data: list[dict]) -> str:
 # model distilled from it, the larger one alone; controls, examples and guard probe scored by each
 # (infra/measure_uses.sh). The exports are not in the repository (only the training runs' compact copies): those
 # three files are kept measurements.
-MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=DIR infra/measure_uses.sh {use} "
-                     "OUT`, DIR the int8-blocks export (`groundwatch export-model --precision int8-blocks`) of "
-                     "all-mpnet-base-v2 run 2's full checkpoint (training/README.md); the repository holds its "
-                     "compact copy, training/runs/mpnet-run2")
+MODEL_USES_LARGER = ("measured into `docs/figures/model-uses-{use}.json` by `LARGER=training/runs/mpnet-run4 "
+                     "infra/measure_uses.sh {use} OUT` on an Intel Xeon with AMX, 2026-12-07: all-mpnet-base-v2 "
+                     "run 4's compact copy (training/README.md) on the torch backend, bf16 with fixed shapes")
 MODEL_USES = (Source("docs/figures/model-uses-small.json",
                      "infra/measure_uses.sh small docs/figures/model-uses-small.json"),
               Source("docs/figures/model-uses-second-opinion.json",
@@ -1013,7 +1012,7 @@ MODEL_USES = (Source("docs/figures/model-uses-small.json",
 # about five times slower than the small one), scored by each use at the shipped thresholds.
 DEV_LIMIT = 100
 MODEL_USES_DEV_LARGER = (f"measured into `docs/figures/model-uses-dev-{{use}}.json` by `DEV_LIMIT={DEV_LIMIT} "
-                         "LARGER=DIR infra/measure_uses.sh {use} OUT dev`, DIR as above")
+                         "LARGER=training/runs/mpnet-run4 infra/measure_uses.sh {use} OUT dev` on the same machine")
 MODEL_USES_DEV = (Source("docs/figures/model-uses-dev-small.json",
                          f"DEV_LIMIT={DEV_LIMIT} infra/measure_uses.sh small docs/figures/model-uses-dev-small.json dev"),
                   Source("docs/figures/model-uses-dev-second-opinion.json",
@@ -1061,8 +1060,9 @@ PERFORMANCE_DISTILLED = Source(
     "docs/figures/performance-distilled.json",
     "measured into `docs/figures/performance-distilled.json` by `groundwatch bench --paths whole_path --input "
     "examples/responses.jsonl --n-responses 24 --threads 1 --no-progress --model DIR --output OUT` pinned to one "
-    "core on the machine "
-    "of `docs/figures/performance-second-opinion.json`, DIR the distilled model's export as above", kept=True)
+    "core (`taskset -c 1`) on the machine of `docs/figures/performance-second-opinion-amx.json` while the other "
+    "scored the controls, DIR the int8-blocks export of the distilled model's compact copy "
+    "(training/runs/distil-run1)", kept=True)
 
 
 def _use_speed_rows(bench: dict, distilled: dict) -> list[dict[str, str]]:
@@ -1080,7 +1080,7 @@ def _use_speed_rows(bench: dict, distilled: dict) -> list[dict[str, str]]:
              "latency per response p50 / p99, one at a time": _ms(wait)} for rate, wait in zip(rates, waits)]
 
 
-@figure("model-uses", *MODEL_USES, *MODEL_USES_DEV, PERFORMANCE_SECOND_OPINION, PERFORMANCE_DISTILLED)
+@figure("model-uses", *MODEL_USES, *MODEL_USES_DEV, PERFORMANCE_SECOND_OPINION_AMX, PERFORMANCE_DISTILLED)
 def _model_uses(data: list[dict]) -> str:
     uses, dev, speed = data[:4], data[4:8], _use_speed_rows(*data[8:])
     columns = [_use_rows(d) | _use_dev_rows(r, dev[0]) | v for d, r, v in zip(uses, dev, speed)]
@@ -1092,10 +1092,6 @@ def _model_uses(data: list[dict]) -> str:
     rows = [[measure, *(c[measure] for c in columns), targets.get(measure, "")] for measure in columns[0]]
     small, second_opinion, distilled, larger = uses
     second = second_opinion["second_opinion"]
-    dev_model = dev[3]["model"].rsplit("/", 1)[-1]
-    export = ("" if dev_model == larger["model"][0] else
-              f" The dev and speed rows of the larger model read `{dev_model}`: the same run exported again from "
-              "its compact copy on that machine.")
     return (markdown_table(["measure", "small alone", "second opinion", "distilled small", "larger alone", "target"],
                            rows)
             + f"\n\nSmall: `{small['model'][0]}`; distilled: `{distilled['model'][0]}`; larger: "
@@ -1103,10 +1099,12 @@ def _model_uses(data: list[dict]) -> str:
             f"{second['margin']} (re-read: {', '.join(f'{k} {n}' for k, n in second['by_reason_outcome'].items())}). "
             "Every column at the shipped thresholds. Dev rows: the first "
             f"{DEV_LIMIT} records of each dev set's report half ({dev[0]['labelled']['n_scored']} responses); the "
-            "small model's row on the whole report half is in [measurements](measurements.md). Speed rows: "
-            f"`groundwatch bench` on {data[8]['paths']['whole_path']['responses']} example responses, one core "
-            "([performance](performance.md#with-the-second-opinion)); `groundwatch bench --paths whole_path "
-            "--second-opinion DIR` measures them on your machine." + export + "\n")
+            "small model's row on the whole report half is in [measurements](measurements.md). The larger model "
+            "runs as a compact copy on the torch backend (bf16 with fixed shapes), on a CPU with AMX. Speed rows: "
+            f"`groundwatch bench` on {data[8]['paths']['whole_path']['responses']} example responses, one core of "
+            f"that machine ([performance](performance.md#with-the-second-opinion)); `groundwatch bench --paths "
+            "whole_path --second-opinion DIR` measures them on your machine (the distilled model's: the same run "
+            "exported again from its compact copy).\n")
 
 
 if __name__ == "__main__":
