@@ -31,20 +31,32 @@ def dequantise(q, scale):
 
 
 def load_compact(compact: Path):
-    """The sequence-classification model of a compact copy, fp32, in eval mode."""
+    """The sequence-classification model of a compact copy, fp32, in eval mode. Each matrix is dequantised
+    straight into the model's own tensor, one at a time: the peak is the model plus the int8 file, not
+    two fp32 copies of it."""
+    import torch
     from safetensors.torch import load_file
     from transformers import AutoConfig, AutoModelForSequenceClassification
+    from transformers.modeling_utils import no_init_weights
 
     raw = load_file(str(Path(compact) / WEIGHTS))
-    state = {}
-    for name, t in raw.items():
+    with no_init_weights():  # every tensor is overwritten below: random initialisation would be wasted time
+        model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
+    targets = model.state_dict(keep_vars=True)
+    loaded, unexpected = set(), []
+    for name in [n for n in raw if not n.endswith(".scale")]:
+        value = raw.pop(name)
         if name.endswith(".q"):
-            state[name[:-2]] = dequantise(t, raw[f"{name[:-2]}.scale"])
-        elif not name.endswith(".scale"):
-            state[name] = t
-    model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    if unexpected or [m for m in missing if not m.endswith("position_ids")]:
+            name = name[:-2]
+            value = dequantise(value, raw.pop(f"{name}.scale"))
+        if name not in targets:
+            unexpected.append(name)
+            continue
+        with torch.no_grad():
+            targets[name].copy_(value)
+        loaded.add(name)
+    missing = [n for n in targets if n not in loaded and not n.endswith("position_ids")]
+    if unexpected or missing:
         raise RuntimeError(f"compact checkpoint mismatch: missing={missing} unexpected={unexpected}")
     return model.eval()
 
