@@ -930,7 +930,7 @@ PERFORMANCE_SECOND_OPINION_AMX = Source(
     "measured into `docs/figures/performance-second-opinion-amx.json` by the command of "
     "`docs/figures/performance-second-opinion.json` with DIR `training/runs/mpnet-run4` (all-mpnet-base-v2 run 4's "
     "compact copy, on the torch backend: bf16 with fixed shapes) pinned to one core (`taskset -c 0`) of an Intel "
-    "Xeon with AMX while the other scored the controls, 2026-12-07", kept=True)
+    "Xeon with AMX, the other idle, 2026-12-07", kept=True)
 
 
 @figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION, PERFORMANCE_SECOND_OPINION_AMX)
