@@ -10,9 +10,9 @@
 # (MARGIN sets scorer.second_opinion_margin, default the setting's); larger: LARGER alone, at the same
 # thresholds; distilled: DISTILLED, the small model trained towards the larger one's probabilities
 # (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
-# (groundwatch export-model) or PyTorch checkpoints (the torch backend). Verdicts and per-set reports go to VERDICTS (default build/uses/USE); the dev
-# sets are converted once into DEV (default build/dev), DEV_LIMIT keeps the first N records of each set's report
-# half (default: all). One intra-op thread (THREADS), under nice: the machine is shared.
+# (groundwatch export-model) or PyTorch checkpoints (the torch backend). Verdicts and per-set reports go to
+# VERDICTS (default build/uses/USE); the dev sets are converted once into DEV (default build/dev), DEV_LIMIT
+# keeps the first N records of each set's report half (default: all). One intra-op thread (THREADS), under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}

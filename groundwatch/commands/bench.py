@@ -75,9 +75,10 @@ def run(args) -> int:
     if args.second_opinion and backend_of(args.second_opinion, "none") == "none":
         return fail(f"--second-opinion {args.second_opinion}: neither model.onnx nor a PyTorch checkpoint found")
     whole_path_only = args.paths is not None and [p.strip() for p in args.paths.split(",")] == ["whole_path"]
-    if backend_of(args.model, "none") == "torch" and not whole_path_only:
+    on_torch = backend_of(args.model, "onnx") == "torch"
+    if on_torch and not whole_path_only:
         return fail(f"--model {args.model} is a PyTorch model: only --paths whole_path runs one")
-    if backend_of(args.model, "onnx") != "torch" and not (args.model / "model.onnx").exists():
+    if not on_torch and not (args.model / "model.onnx").exists():
         return fail(f"{args.model}/model.onnx not found (give --model)")
     responses = None if args.synthetic else args.responses or (EXAMPLES if EXAMPLES.exists() else None)
     if responses is not None:  # every record is read and checked before any model loads

@@ -19,12 +19,11 @@ def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
     if not path.is_dir():
         raise ModelLoadError(f"NLI model directory {path} not found (--model, scorer.model_dir or "
                              "GROUNDWATCH_SCORER__MODEL_DIR)")
-    onnx = (path / "model.onnx").is_file()
-    torch = any(path.glob("*.safetensors")) or any(path.glob("pytorch_model*.bin"))
-    if backend == "torch" and onnx and not torch:
+    needed = backend_of(path, backend)
+    if needed == "onnx" != backend:
         raise ModelLoadError(f"{path} holds an ONNX model (model.onnx), which needs backend onnx (--backend onnx); "
                              "backend torch needs a Hugging Face checkpoint (model.safetensors)")
-    if backend == "onnx" and torch and not onnx:
+    if needed == "torch" != backend:
         raise ModelLoadError(f"{path} holds a PyTorch checkpoint, which needs backend torch (--backend torch), "
                              "or export it with `groundwatch export-model`; backend onnx needs model.onnx")
 

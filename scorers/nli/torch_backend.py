@@ -1,6 +1,7 @@
 """PyTorch backend: the reference, bf16 with fixed shapes on CPUs with AMX (batch-invariant; the larger model's
-fast path there), and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq checker is served from
-its export (scorers/nli/kinds.py says so at load). It reads a Hugging Face checkpoint or a compact copy."""
+fast path there), and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq
+checker is served from its export (scorers/nli/kinds.py says so at load). It reads a Hugging Face checkpoint
+or a compact copy."""
 
 from __future__ import annotations
 
