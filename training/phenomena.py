@@ -1,5 +1,6 @@
-"""Templated pairs for three errors the labelled mix barely shows: swapped roles (who did what to whom), an
-exception stated as the general rule, and "some" read as "all", each beside its faithful rewording.
+"""Templated pairs for three errors the labelled mix barely shows: swapped roles (who did what to whom, and who
+does which of two duties), an exception stated as the general rule, and "some" read as "all", each beside its
+faithful rewording.
 
 The controls (examples/controls) test the same phenomena and are never trained on: these templates have their
 own organisations, people, roles, relations and properties (tests/unit/test_phenomena.py checks that none
@@ -28,6 +29,21 @@ RELATIONS = [("instructs", "is instructed by"), ("supervises", "is supervised by
              ("interviews", "is interviewed by"), ("briefs", "is briefed by"), ("hired", "was hired by"),
              ("replaced", "was replaced by"), ("outranks", "is outranked by"), ("invoices", "is invoiced by"),
              ("coaches", "is coached by"), ("overrules", "is overruled by"), ("employs", "is employed by")]
+# (active, passive with {x}): two duties split between two people; the other person doing one is unsupported.
+DUTIES = [("logs the returns", "The returns are logged by {x}"), ("orders the stock", "The stock is ordered by {x}"),
+          ("locks the loading bay", "The loading bay is locked by {x}"),
+          ("approves the rota", "The rota is approved by {x}"),
+          ("files the incident forms", "The incident forms are filed by {x}"),
+          ("calibrates the scales", "The scales are calibrated by {x}"),
+          ("answers the helpline", "The helpline is answered by {x}"),
+          ("books the couriers", "The couriers are booked by {x}"), ("counts the till", "The till is counted by {x}"),
+          ("restocks the first-aid kits", "The first-aid kits are restocked by {x}")]
+# (a to b, b from a): one hand-over told from either side; the reverse direction is a different event.
+CONVERSES = [("lends the van to {b}", "{b} borrows the van from {a}"),
+             ("passes the night log to {b}", "{b} receives the night log from {a}"),
+             ("sells spare parts to {b}", "{b} buys spare parts from {a}"),
+             ("sends the weekly figures to {b}", "{b} is sent the weekly figures by {a}"),
+             ("teaches first aid to {b}", "{b} learns first aid from {a}")]
 WHEN = ["", " every Monday", " each quarter", " before each shift", " in the first week", " after every audit"]
 FILLERS = ["The building opens at 8 am.", "Visitors sign in at the front desk.", "The canteen closes at 3 pm.",
            "Staff badges are renewed every year.", "The car share scheme started in 2021.", ""]
@@ -62,6 +78,30 @@ def roles(rng: random.Random) -> list[Pair]:
     faithful = rng.choice([f"At {org}, {b} {passive} {a}{when}.", _sentence(f"{a} {active} {b}{when} at {org}.")])
     swapped = rng.choice([f"At {org}, {b} {active} {a}{when}.", f"At {org}, {a} {passive} {b}{when}."])
     return [Pair(premise, faithful, ENT, "phenomenon_roles"), Pair(premise, swapped, CON, "phenomenon_roles")]
+
+
+def duties(rng: random.Random) -> list[Pair]:
+    """Two people, two duties (or one hand-over): a faithful rewording of one part (entailment); the other person
+    doing a duty, or the hand-over the other way round (not entailment: the same words, other roles)."""
+    org, when = rng.choice(ORGS), rng.choice(WHEN)
+    a, b = rng.sample(PEOPLE + ROLES, 2)
+    if rng.random() < 0.6:
+        (act1, passive1), (act2, passive2) = rng.sample(DUTIES, 2)
+        premise = rng.choice([f"At {org}, {a} {act1}{when} and {b} {act2}.",
+                              f"At {org}, {a} {act1}{when}; after that, {b} {act2}."])
+        faithful = rng.choice([passive2.format(x=b) + f" at {org}.", _sentence(f"{b} {act2} at {org}."),
+                               passive1.format(x=a) + f" at {org}."])
+        swapped = rng.choice([_sentence(f"{b} {act1} at {org}."), passive1.format(x=b) + f" at {org}.",
+                              _sentence(f"{a} {act2} at {org}.")])
+        label = NEU
+    else:
+        give, take = rng.choice(CONVERSES)
+        premise = f"At {org}, {a} {give.format(b=b)}{when}."
+        faithful = _sentence(take.format(a=a, b=b)) + f" at {org}."
+        swapped = rng.choice([_sentence(take.format(a=b, b=a)), _sentence(f"{b} {give.format(b=a)}")]) + f" at {org}."
+        label = CON
+    premise = f"{premise} {rng.choice(FILLERS)}".strip()
+    return [Pair(premise, faithful, ENT, "phenomenon_duties"), Pair(premise, swapped, label, "phenomenon_duties")]
 
 
 def exception(rng: random.Random) -> list[Pair]:
@@ -103,7 +143,7 @@ def some_all(rng: random.Random) -> list[Pair]:
                                                                       "phenomenon_some_all")]
 
 
-RECIPES = (roles, exception, some_all)
+RECIPES = (roles, exception, some_all, duties)
 
 
 def build(seed: int, per_phenomenon: int) -> list[Pair]:

@@ -28,6 +28,9 @@ class NLIBackend(ABC):
     provider: str = "unknown"
     precision: str = "fp32"
     int8_compute: str | None = None  # how an int8-weights model computes: rows, blocks or fp32
+    # Cuts any batch into fixed-shape chunks of its own, so its memory does not grow with the batch: the batcher
+    # hands it everything collected at once, which fills the chunks and keeps every core busy.
+    chunks_batches: bool = False
 
     def __init__(self, model_dir: Path, max_length: int = 256):
         self.model_dir = Path(model_dir)

@@ -23,6 +23,7 @@ anywhere counts).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -90,6 +91,7 @@ class DynamicBatcher:
         self.backend = backend
         self.max_batch_tokens = max_batch_tokens
         self.max_batch_size = max_batch_size
+        self._whole = getattr(backend, "chunks_batches", False)  # hand it everything collected (base.py)
         self.max_wait = max_wait_ms / 1000.0
         self._max_queue = max_queue
         self._queue: deque[_Item] = deque()
@@ -159,7 +161,8 @@ class DynamicBatcher:
             items = [self._queue.popleft()]
             longest = items[0].length
             deadline = time.monotonic() + self.max_wait
-            while len(items) < self.max_batch_size * 4 and longest * len(items) < self.max_batch_tokens * 4:
+            budget = math.inf if self._whole else self.max_batch_tokens * 4
+            while len(items) < self.max_batch_size * 4 and longest * len(items) < budget:
                 if self._queue:
                     items.append(self._queue.popleft())
                     longest = max(longest, items[-1].length)
@@ -172,8 +175,11 @@ class DynamicBatcher:
             return items, self._closed and not self._queue
 
     def _batches(self, items: list[_Item]) -> list[list[_Item]]:
-        """Split sorted items so each batch fits the token budget and the size cap."""
+        """Split sorted items so each batch fits the token budget and the size cap (one batch for a backend that
+        cuts its own chunks)."""
         items = sorted(items, key=lambda i: i.length)
+        if self._whole:
+            return [items]
         batches, current = [], []
         for item in items:
             if current and (len(current) >= self.max_batch_size

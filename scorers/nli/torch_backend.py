@@ -68,6 +68,13 @@ BUCKET_TOKENS = 32
 FIXED_ROWS = 8
 
 
+def _one_thread() -> None:
+    """A chunk worker's own intra-op thread count; torch keeps it per thread, so the caller's stays as it was."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
 def torch_mode(compute: str, cpu: bool, flags: set[str] | None = None) -> str:
     """bf16 or fp32 for scorer.torch_compute: auto is bf16 on a CPU with AMX, where it was measured about three
     times as fast as fp32 (docs/figures/nli-options-amx.json); without AMX it was slower than the ONNX rows."""
@@ -91,8 +98,6 @@ class TorchBackend(NLIBackend):
         from transformers import AutoModelForSequenceClassification
 
         self._torch = torch
-        if threads:
-            torch.set_num_threads(threads)
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = torch.device(device)
@@ -110,6 +115,20 @@ class TorchBackend(NLIBackend):
             self.model = self.model.to(torch.bfloat16)
             self.precision = "bf16 (fixed shapes)" if fixed_shapes else "bf16"
         self.fixed_shapes = fixed_shapes
+        self._chunks = None
+        if fixed_shapes and self.device.type == "cpu":
+            # Fixed-shape chunks run single-threaded, one per core at once: two cores' intra-op threads share
+            # an 8-row matrix poorly, and one thread per chunk everywhere keeps a pair's kernels (and value)
+            # the same on any core count.
+            from concurrent.futures import ThreadPoolExecutor
+
+            from groundwatch.scorers.nli.threads import cpu_budget
+
+            self.cores = threads or cpu_budget().threads
+            self._chunks = ThreadPoolExecutor(self.cores, thread_name_prefix="nli-chunk", initializer=_one_thread)
+            self.chunks_batches = True
+        elif threads:
+            torch.set_num_threads(threads)
 
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         if not self.fixed_shapes:
@@ -118,19 +137,23 @@ class TorchBackend(NLIBackend):
         buckets: dict[int, list[int]] = {}
         for i, encoding in enumerate(batch):
             buckets.setdefault(-(-len(encoding) // BUCKET_TOKENS) * BUCKET_TOKENS, []).append(i)
-        for width, rows in buckets.items():
-            for start in range(0, len(rows), FIXED_ROWS):
-                chunk = rows[start:start + FIXED_ROWS]
-                features = self.features([batch[i] for i in chunk])
-                padded = {}
-                for name, array in features.items():
-                    full = np.full((FIXED_ROWS, width), self.encoder.pad_id if name == "input_ids" else 0,
-                                   dtype=array.dtype)
-                    full[:len(chunk), :array.shape[1]] = array
-                    padded[name] = full
-                padded["attention_mask"][len(chunk):, 0] = 1  # an empty row would divide by zero in softmax
-                out[chunk] = self._run(padded)[:len(chunk)]
+        chunks = [(width, rows[start:start + FIXED_ROWS]) for width, rows in sorted(buckets.items(), reverse=True)
+                  for start in range(0, len(rows), FIXED_ROWS)]  # longest first: no core waits on the last one
+        inputs = [self._fixed(batch, width, chunk) for width, chunk in chunks]
+        run = self._chunks.map if self._chunks else map
+        for (_, chunk), logits in zip(chunks, run(self._run, inputs)):
+            out[chunk] = logits[:len(chunk)]
         return out
+
+    def _fixed(self, batch: list[PairEncoding], width: int, chunk: list[int]) -> dict[str, np.ndarray]:
+        """The chunk's features padded to FIXED_ROWS rows of `width` tokens."""
+        padded = {}
+        for name, array in self.features([batch[i] for i in chunk]).items():
+            full = np.full((FIXED_ROWS, width), self.encoder.pad_id if name == "input_ids" else 0, dtype=array.dtype)
+            full[:len(chunk), :array.shape[1]] = array
+            padded[name] = full
+        padded["attention_mask"][len(chunk):, 0] = 1  # an empty row would divide by zero in softmax
+        return padded
 
     def _run(self, features: dict[str, np.ndarray]) -> np.ndarray:
         torch = self._torch

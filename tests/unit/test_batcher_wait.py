@@ -89,3 +89,14 @@ def test_the_token_budget_still_closes_a_batch_mid_submission(backend):
         assert len(scores) == 40 and batcher.stats.batches > 1 and time.monotonic() - start < 1.0
     finally:
         batcher.close()
+
+
+def test_a_backend_that_cuts_its_own_chunks_gets_everything_collected_at_once(backend):
+    backend.chunks_batches = True  # as the torch backend with fixed shapes: its memory is a chunk's, not a batch's
+    batcher = DynamicBatcher(backend, max_batch_tokens=16, max_batch_size=64, max_wait_ms=2000)
+    try:
+        pairs = [(f"Item {i} costs {i} euros.", f"Item {i} costs {i} euros.") for i in range(40)]
+        assert len(batcher.predict(pairs)) == 40
+        assert batcher.stats.batches == 1 and len(backend.batches[0]) == 40
+    finally:
+        batcher.close()

@@ -31,6 +31,17 @@ def test_a_pair_scores_the_same_alone_and_in_any_batch(fixed):
     assert np.array_equal(alone, reversed_)
 
 
+def test_chunks_score_the_same_on_one_core_or_two_and_leave_the_callers_threads(tiny_checkpoint):
+    import torch
+
+    before = torch.get_num_threads()
+    one, two = (TorchBackend(tiny_checkpoint, max_length=128, device="cpu", bf16=True, fixed_shapes=True, threads=n)
+                for n in (1, 2))
+    encodings = [e[0] for e in one.tokenize(PAIRS)]
+    assert np.array_equal(one.infer(encodings), two.infer(encodings))
+    assert torch.get_num_threads() == before
+
+
 def test_fixed_shapes_score_close_to_fp32(fixed, tiny_checkpoint):
     reference = TorchBackend(tiny_checkpoint, max_length=128, device="cpu")
     encodings = [e[0] for e in fixed.tokenize(PAIRS)]
