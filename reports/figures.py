@@ -933,12 +933,24 @@ PERFORMANCE_SECOND_OPINION_AMX = Source(
     "Xeon with AMX, the other idle, 2026-12-07", kept=True)
 
 
-@figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION, PERFORMANCE_SECOND_OPINION_AMX)
+# And on both cores of that machine, idle: each model's batches run on both (the torch backend's fixed-shape
+# chunks one per core). Kept, another machine.
+PERFORMANCE_SECOND_OPINION_AMX_2 = Source(
+    "docs/figures/performance-second-opinion-amx-2cores.json",
+    "measured into `docs/figures/performance-second-opinion-amx-2cores.json` by `groundwatch bench --paths "
+    "whole_path --input examples/responses.jsonl --n-responses 24 --threads 2 --no-progress --second-opinion "
+    "training/runs/mpnet-run4 --output OUT` on the machine of `docs/figures/performance-second-opinion-amx.json`, "
+    "both cores idle, 2026-12-07", kept=True)
+
+
+@figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION, PERFORMANCE_SECOND_OPINION_AMX,
+        PERFORMANCE_SECOND_OPINION_AMX_2)
 def _performance_second_opinion(data: list[dict]) -> str:
-    avx2, amx = data
+    avx2, amx, amx_2 = data
     return (f"**AMD EPYC with AVX2 only; the larger model: run 2, int8-blocks export on ONNX Runtime**\n\n"
             f"{_second_opinion_table(avx2)}\n\n**Intel Xeon with AMX; the larger model: run 4, compact copy on the "
-            f"torch backend (bf16 with fixed shapes)**\n\n{_second_opinion_table(amx)}")
+            f"torch backend (bf16 with fixed shapes)**\n\n{_second_opinion_table(amx)}\n\n**The same on both "
+            f"cores**\n\n{_second_opinion_table(amx_2)}")
 
 
 def _second_opinion_table(bench: dict) -> str:
