@@ -31,10 +31,13 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from groundwatch.config.logs import get_logger
 from groundwatch.scorers.errors import DeadlineExceeded
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import Pair, PairEncoding
 from groundwatch.scorers.records import NLIScores
+
+log = get_logger(__name__)
 
 
 @dataclass
@@ -233,7 +236,13 @@ class DynamicBatcher:
     def _run(self) -> None:
         while True:
             items, stop = self._collect()
-            if items:
-                self._run_batches(items)
+            try:
+                if items:
+                    self._run_batches(items)
+            except Exception as exc:  # noqa: BLE001 - a dead batcher thread would leave every later caller waiting
+                log.error("nli_batcher_error", error=type(exc).__name__)
+                for item in items:
+                    if not item.future.done():
+                        item.future.set_exception(exc)
             if stop:
                 return

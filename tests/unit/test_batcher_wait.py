@@ -100,3 +100,19 @@ def test_a_backend_that_cuts_its_own_chunks_gets_everything_collected_at_once(ba
         assert batcher.stats.batches == 1 and len(backend.batches[0]) == 40
     finally:
         batcher.close()
+
+
+def test_an_error_outside_the_model_fails_its_pairs_and_the_batcher_keeps_serving(backend):
+    calls = []
+
+    def on_batch(size, seconds):  # a metrics callback that fails once
+        calls.append(size)
+        if len(calls) == 1:
+            raise RuntimeError("metrics backend down")
+
+    batcher = DynamicBatcher(backend, max_wait_ms=50, on_batch=on_batch)
+    try:
+        assert batcher.submit([("A dog.", "A dog.")])[0].result(10)  # scored before the callback failed
+        assert batcher.submit([("A hen.", "A hen.")])[0].result(10)  # the thread is still alive
+    finally:
+        batcher.close()
