@@ -124,8 +124,8 @@ class TorchBackend(NLIBackend):
 
             from groundwatch.scorers.nli.threads import cpu_budget
 
-            self.cores = threads or cpu_budget().threads
-            self._chunks = ThreadPoolExecutor(self.cores, thread_name_prefix="nli-chunk", initializer=_one_thread)
+            self._chunks = ThreadPoolExecutor(threads or cpu_budget().threads, thread_name_prefix="nli-chunk",
+                                              initializer=_one_thread)
             self.chunks_batches = True
         elif threads:
             torch.set_num_threads(threads)
