@@ -98,7 +98,7 @@ class ScorerConfig(BaseModel):
     # the memory of the largest batch it has run (its CPU arena, which grows with batch x length, attention with
     # length squared); on a GPU this bounds it, on the CPU the pieces of about 512 tokens each batch runs in do
     # (docs/performance.md, "Memory"). Scores do not depend on it. The torch backend in bf16 with fixed shapes cuts
-    # its own chunks of 8 rows, so it takes everything collected (up to 4 x max_batch_size inputs) at once.
+    # its own chunks of 4 rows, so it takes everything collected (up to 4 x max_batch_size inputs) at once.
     max_batch_tokens: int = Field(2048, ge=1)
     max_batch_size: int = 64
     # The longest a model batch waits for more pairs while another submission is still queueing; with none in

@@ -17,7 +17,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from groundwatch.scorers.nli.torch_backend import WEIGHTS, load_compact
+from groundwatch.scorers.nli.pytorch.compact import WEIGHTS, load_compact
 
 MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
 RUN_FILES = ("progress.json", "training_manifest.json")  # where a run stopped, with its options; what it was

@@ -57,7 +57,7 @@ def build_options(checkpoint: Path, fp32_dir: Path, work: Path, calibration: lis
 
 def _load(option: dict, max_length: int, threads: int | None):
     if option["kind"] == "torch":
-        from groundwatch.scorers.nli.torch_backend import TorchBackend
+        from groundwatch.scorers.nli.pytorch.backend import TorchBackend
 
         return TorchBackend(Path(option["dir"]), max_length=max_length, device="cpu", bf16=option.get("bf16", False),
                             fixed_shapes=option.get("fixed_shapes", False))

@@ -46,7 +46,7 @@ def backend_path(spec: dict, model_dir: str, backend: str, **kwargs) -> dict:
 
         kwargs["threads"] = spec.get("threads")
     else:
-        from groundwatch.scorers.nli.torch_backend import TorchBackend as cls
+        from groundwatch.scorers.nli.pytorch.backend import TorchBackend as cls
     model = cls(Path(model_dir), max_length=spec["max_length"], **kwargs)
     seconds, scores = _timed(lambda ps: _batched(model.predict, ps, spec["batch_size"]), spec["pairs"])
     probs = [[s.entailment, s.neutral, s.contradiction] for s in scores]

@@ -61,7 +61,7 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
                            int8_compute=int8_compute)
     if backend == "torch":
         from groundwatch.config.extras import MissingExtra, require
-        from groundwatch.scorers.nli.torch_backend import TorchBackend
+        from groundwatch.scorers.nli.pytorch.backend import TorchBackend
 
         try:
             require("export", "the torch backend")

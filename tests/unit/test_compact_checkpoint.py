@@ -50,7 +50,7 @@ def test_only_a_runs_copy_keeps_its_progress(tiny_mpnet, tmp_path):
 def test_block_scales_keep_a_row_with_an_outlier_close_and_the_row_format_still_loads():
     """One large weight in a row costs only its block's precision; a copy with one scale per row (the
     shipped MiniLM copy's format) dequantises as before."""
-    from groundwatch.scorers.nli.torch_backend import dequantise
+    from groundwatch.scorers.nli.pytorch.compact import dequantise
     from groundwatch.training.compact_checkpoint import BLOCK
 
     row = torch.linspace(-0.05, 0.05, 4 * BLOCK)

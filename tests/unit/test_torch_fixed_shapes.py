@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from groundwatch.scorers.nli.torch_backend import FIXED_ROWS, TorchBackend  # noqa: E402
+from groundwatch.scorers.nli.pytorch.backend import FIXED_ROWS, TorchBackend  # noqa: E402
 
 PAIRS = [("The pool opens at 7 am on weekdays and at 9 am at weekends.", "The pool opens at 7 am on weekdays."),
          ("Refunds are available for 30 days.", "Refunds take 60 days."),
@@ -50,7 +50,7 @@ def test_fixed_shapes_score_close_to_fp32(fixed, tiny_checkpoint):
 
 def test_auto_is_bf16_only_with_amx():
     from groundwatch.scorers.errors import ModelLoadError
-    from groundwatch.scorers.nli.torch_backend import torch_mode
+    from groundwatch.scorers.nli.pytorch.backend import torch_mode
 
     assert torch_mode("auto", cpu=True, flags={"avx512_bf16", "amx_bf16", "amx_tile"}) == "bf16"
     assert torch_mode("auto", cpu=True, flags={"avx512_bf16", "avx512_vnni"}) == "fp32"

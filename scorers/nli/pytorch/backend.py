@@ -1,7 +1,7 @@
 """PyTorch backend: the reference, bf16 with fixed shapes on CPUs with AMX (batch-invariant; the larger model's
 fast path there), and the path for classifier checkpoints (nli3, grounding2) not yet exported; a seq2seq
 checker is served from its export (scorers/nli/kinds.py says so at load). It reads a Hugging Face checkpoint
-or a compact copy."""
+or a compact copy (compact.py); BERT runs its own forward (bert.py), other architectures transformers'."""
 
 from __future__ import annotations
 
@@ -12,60 +12,15 @@ import numpy as np
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.pytorch.compact import is_compact, load_compact
 from groundwatch.scorers.nli.row_int8 import cpu_flags
 
-# A compact copy (training/compact_checkpoint.py writes it): int8 matrices with fp16 scales, one per row or per
-# block of a row, dequantised to fp32 at load, so the shipped model's copy and a training run's serve as they are.
-WEIGHTS = "weights.int8.safetensors"
-
-
-def is_compact(model_dir: Path) -> bool:
-    return (Path(model_dir) / WEIGHTS).is_file()
-
-
-def dequantise(q, scale):
-    """int8 values times their scales: one per row (a 1-D scale) or one per block of a row (2-D)."""
-    if scale.ndim == 1:
-        return q.float() * scale.float().unsqueeze(1)
-    rows, blocks = scale.shape
-    return (q.float().view(rows, blocks, -1) * scale.float().unsqueeze(2)).view(q.shape)
-
-
-def load_compact(compact: Path):
-    """The sequence-classification model of a compact copy, fp32, in eval mode. Each matrix is dequantised
-    straight into the model's own tensor, one at a time: the peak is the model plus the int8 file, not
-    two fp32 copies of it."""
-    import torch
-    from safetensors.torch import load_file
-    from transformers import AutoConfig, AutoModelForSequenceClassification
-    from transformers.modeling_utils import no_init_weights
-
-    raw = load_file(str(Path(compact) / WEIGHTS))
-    with no_init_weights():  # every tensor is overwritten below: random initialisation would be wasted time
-        model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
-    targets = model.state_dict(keep_vars=True)
-    loaded, unexpected = set(), []
-    for name in [n for n in raw if not n.endswith(".scale")]:
-        value = raw.pop(name)
-        if name.endswith(".q"):
-            name = name[:-2]
-            value = dequantise(value, raw.pop(f"{name}.scale"))
-        if name not in targets:
-            unexpected.append(name)
-            continue
-        with torch.no_grad():
-            targets[name].copy_(value)
-        loaded.add(name)
-    missing = [n for n in targets if n not in loaded and not n.endswith("position_ids")]
-    if unexpected or missing:
-        raise RuntimeError(f"compact checkpoint mismatch: missing={missing} unexpected={unexpected}")
-    return model.eval()
-
-
 # Fixed shapes for bf16: each pair padded to its length bucket, each bucket's rows padded to a multiple of
-# FIXED_ROWS, so a pair always meets the same kernels (the same matrix sizes), whatever shares its batch.
+# FIXED_ROWS, so a pair always meets the same kernels (the same matrix sizes), whatever shares its batch. Four rows,
+# not eight: one answer's pairs spread over many buckets, and a chunk of eight for one or two of them was mostly
+# padding (AMX, 56 answers one at a time: p50 135 ms against 184; the NLI path 260 pairs/s against 280).
 BUCKET_TOKENS = 32
-FIXED_ROWS = 8
+FIXED_ROWS = 4
 
 
 def _one_thread() -> None:
@@ -87,6 +42,16 @@ def torch_mode(compute: str, cpu: bool, flags: set[str] | None = None) -> str:
     return compute
 
 
+class _Transformers:
+    """A transformers classifier called as BertClassifier is: tensors in, logits out."""
+
+    def __init__(self, model):
+        self.model, self.num_labels = model, model.config.num_labels
+
+    def __call__(self, **tensors):
+        return self.model(**tensors).logits
+
+
 class TorchBackend(NLIBackend):
     def __init__(self, model_dir: Path, max_length: int = 256, device: str = "auto", fp16: bool = False,
                  bf16: bool = False, fixed_shapes: bool = False, compute: str | None = None,
@@ -95,7 +60,8 @@ class TorchBackend(NLIBackend):
         and `fixed_shapes` as given (the bench compares them)."""
         super().__init__(model_dir, max_length)
         import torch
-        from transformers import AutoModelForSequenceClassification
+
+        from groundwatch.scorers.nli.pytorch.bert import load_bert
 
         self._torch = torch
         if device == "auto":
@@ -103,22 +69,19 @@ class TorchBackend(NLIBackend):
         self.device = torch.device(device)
         if compute is not None:
             bf16 = fixed_shapes = torch_mode(compute, cpu=self.device.type == "cpu") == "bf16"
-        if is_compact(self.model_dir):  # a compact copy (the shipped model's, a training run's)
-            self.model = load_compact(self.model_dir).to(self.device)
-        else:
-            self.model = AutoModelForSequenceClassification.from_pretrained(str(self.model_dir)).to(self.device).eval()
-        if fp16 and self.device.type == "cuda":
-            self.model = self.model.half()
+        half = fp16 and self.device.type == "cuda"
         self.provider = self.device.type
-        self.precision = "fp16" if fp16 and self.device.type == "cuda" else "fp32"
+        self.precision = "fp16" if half else "fp32"
         if bf16:  # batch-invariant only with fixed shapes (`groundwatch bench` measures both)
-            self.model = self.model.to(torch.bfloat16)
             self.precision = "bf16 (fixed shapes)" if fixed_shapes else "bf16"
+        dtype = torch.bfloat16 if bf16 else torch.float16 if half else torch.float32
+        # BERT (the shipped small model) runs its own forward, without transformers' memory and start-up.
+        self.model = load_bert(self.model_dir, dtype, self.device) or self._transformers(dtype)
         self.fixed_shapes = fixed_shapes
         self._chunks = None
         if fixed_shapes and self.device.type == "cpu":
-            # Fixed-shape chunks run single-threaded, one per core at once: two cores' intra-op threads share
-            # an 8-row matrix poorly, and one thread per chunk everywhere keeps a pair's kernels (and value)
+            # Fixed-shape chunks run single-threaded, one per core at once: two cores' intra-op threads share a
+            # chunk's small matrices poorly, and one thread per chunk everywhere keeps a pair's kernels (and value)
             # the same on any core count.
             from concurrent.futures import ThreadPoolExecutor
 
@@ -130,10 +93,20 @@ class TorchBackend(NLIBackend):
         elif threads:
             torch.set_num_threads(threads)
 
+    def _transformers(self, dtype) -> _Transformers:
+        """Any other architecture through transformers: a compact copy or a Hugging Face checkpoint."""
+        if is_compact(self.model_dir):  # a compact copy (a training run's)
+            model = load_compact(self.model_dir)
+        else:
+            from transformers import AutoModelForSequenceClassification
+
+            model = AutoModelForSequenceClassification.from_pretrained(str(self.model_dir)).eval()
+        return _Transformers(model.to(self.device, dtype))
+
     def infer(self, batch: list[PairEncoding]) -> np.ndarray:
         if not self.fixed_shapes:
             return self._run(self.features(batch))
-        out = np.zeros((len(batch), self.model.config.num_labels), dtype=np.float32)
+        out = np.zeros((len(batch), self.model.num_labels), dtype=np.float32)
         buckets: dict[int, list[int]] = {}
         for i, encoding in enumerate(batch):
             buckets.setdefault(-(-len(encoding) // BUCKET_TOKENS) * BUCKET_TOKENS, []).append(i)
@@ -159,4 +132,4 @@ class TorchBackend(NLIBackend):
         torch = self._torch
         with torch.inference_mode():
             tensors = {k: torch.from_numpy(v).to(self.device) for k, v in features.items()}
-            return self.model(**tensors).logits.float().cpu().numpy()
+            return self.model(**tensors).float().cpu().numpy()

@@ -1,0 +1,1 @@
+"""The PyTorch backend: the backend itself, the plain-torch BERT forward, compact copies."""
