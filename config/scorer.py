@@ -23,8 +23,11 @@ class GuardsConfig(BaseModel):
 class ScorerConfig(BaseModel):
     model_config = ConfigDict(frozen=True, protected_namespaces=())
 
-    model_dir: str | None = None  # None: the default model shipped in scorers/models
-    backend: str = "onnx"         # onnx | torch
+    # None: the shipped model (scorers/models): its ONNX export, or with backend torch its compact copy
+    model_dir: str | None = None
+    # onnx | torch. torch (PyTorch: groundwatch[export]) is the fastest path on a CPU with AMX (docs/performance.md);
+    # onnx stays the default everywhere, so a fleet of mixed CPUs scores with one precision and no PyTorch.
+    backend: str = "onnx"
     providers: str = "auto"       # auto (CUDA first when present) | cpu | cuda
     threads: int | None = None
     # How an int8-weights model computes on CPU (docs/models.md, "Deterministic inference"); every mode is

@@ -5,8 +5,9 @@
 #
 #   LARGER=DIR infra/measure_uses.sh small|second-opinion|larger OUT.json [dev]
 #   DISTILLED=DIR infra/measure_uses.sh distilled OUT.json [dev]
+#   infra/measure_uses.sh torch OUT.json [dev]
 #
-# small: the shipped model alone; second-opinion: the shipped model with LARGER as scorer.second_opinion
+# small: the shipped model alone; torch: its compact copy on the torch backend (bf16 with fixed shapes on AMX); second-opinion: the shipped model with LARGER as scorer.second_opinion
 # (MARGIN sets scorer.second_opinion_margin, default the setting's); larger: LARGER alone, at the same
 # thresholds; distilled: DISTILLED, the small model trained towards the larger one's probabilities
 # (training/distil.py), alone at the same thresholds. LARGER and DISTILLED are servable ONNX directories
@@ -15,8 +16,8 @@
 # keeps the first N records of each set's report half (default: all). One intra-op thread (THREADS), under nice: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
-out=${2:?usage: LARGER=DIR infra/measure_uses.sh small|second-opinion|larger|distilled OUT.json}
+use=${1:?usage: LARGER=DIR infra/measure_uses.sh small|torch|second-opinion|larger|distilled OUT.json}
+out=${2:?usage: LARGER=DIR infra/measure_uses.sh small|torch|second-opinion|larger|distilled OUT.json}
 part=${3:-controls}
 dir=${VERDICTS:-build/uses/$use}
 mkdir -p "$dir"
@@ -29,7 +30,8 @@ case "$use" in
         [ -z "${MARGIN:-}" ] || export GROUNDWATCH_SCORER__SECOND_OPINION_MARGIN=$MARGIN ;;
     larger) model=(--model "${LARGER:?LARGER=DIR: the larger model}") ;;
     distilled) model=(--model "${DISTILLED:?DISTILLED=DIR: the distilled small model}") ;;
-    *) echo "measure_uses.sh: error: use $use: expected small, second-opinion, larger or distilled" >&2; exit 2 ;;
+    torch) model=(--model scorers/models/nli-minilm-torch) ;;
+    *) echo "measure_uses.sh: error: use $use: expected small, torch, second-opinion, larger or distilled" >&2; exit 2 ;;
 esac
 # A checkpoint or compact copy (no model.onnx) runs on the torch backend (bf16 with fixed shapes on AMX).
 if [ ${#model[@]} -gt 0 ] && [ ! -f "${model[1]}/model.onnx" ]; then model+=(--backend torch); fi

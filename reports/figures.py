@@ -1068,6 +1068,29 @@ def _use_dev_rows(report: dict, small: dict) -> dict[str, str]:
             "CONTRADICTED precision, three-way labelled claims (BEGIN)": _contradicted_precision(labelled["three_way"])}
 
 
+# The shipped model's compact copy on the torch backend in bf16 with fixed shapes (what it computes on a CPU with
+# AMX) against the default ONNX rows: the same measures, so the precision's effect on verdicts is visible.
+TORCH_USES = (Source("docs/figures/model-uses-torch.json",
+                     "measured into `docs/figures/model-uses-torch.json` by `infra/measure_uses.sh torch OUT` on an "
+                     "Intel Xeon with AMX, 2026-12-07 (bf16 with fixed shapes there; fp32 on a CPU without AMX)",
+                     kept=True),
+              Source("docs/figures/model-uses-dev-torch.json",
+                     f"measured into `docs/figures/model-uses-dev-torch.json` by `DEV_LIMIT={DEV_LIMIT} "
+                     "infra/measure_uses.sh torch OUT dev` on the same machine", kept=True))
+
+
+@figure("torch-accuracy", MODEL_USES[0], MODEL_USES_DEV[0], *TORCH_USES)
+def _torch_accuracy(data: list[dict]) -> str:
+    small, small_dev, torch, torch_dev = data
+    columns = [_use_rows(d) | _use_dev_rows(r, small_dev) for d, r in ((small, small_dev), (torch, torch_dev))]
+    skip = ("claims the larger model re-read", "of those, verdict changed")
+    rows = [[measure, columns[0][measure], columns[1][measure]] for measure in columns[0] if measure not in skip]
+    return (markdown_table(["measure", "ONNX Runtime, `rows` (the default)", "torch backend, bf16 with fixed shapes"],
+                           rows)
+            + "\n\nThe same model's weights, every column at the shipped thresholds. Dev rows: the first "
+            f"{DEV_LIMIT} records of each dev set's report half ({small_dev['labelled']['n_scored']} responses).\n")
+
+
 PERFORMANCE_DISTILLED = Source(
     "docs/figures/performance-distilled.json",
     "measured into `docs/figures/performance-distilled.json` by `groundwatch bench --paths whole_path --input "

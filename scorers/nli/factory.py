@@ -8,12 +8,21 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8-weights"
+# The same model's compact copy: what backend torch reads when no directory is set (bf16 with fixed shapes on AMX).
+DEFAULT_TORCH_MODEL_DIR = DEFAULT_MODEL_DIR.parent / "nli-minilm-torch"
+
+
+def model_dir_for(model_dir: str | Path | None, backend: str) -> Path:
+    """The directory a backend loads: the one set, else the shipped model in the form that backend reads."""
+    if model_dir:
+        return Path(model_dir)
+    return DEFAULT_TORCH_MODEL_DIR if backend == "torch" else DEFAULT_MODEL_DIR
 
 
 def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
     """A directory the chosen backend cannot load fails with the backend it needs (before any import);
     the option names are the CLI's and the settings' (scorer.backend)."""
-    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
+    path = model_dir_for(model_dir, backend)
     if backend not in ("onnx", "torch"):
         return  # the fake backend reads no directory
     if not path.is_dir():
@@ -49,7 +58,7 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
                  max_length: int = 256, threads: int | None = None, int8_compute: str = "auto",
                  torch_compute: str = "auto") -> NLIBackend:
     check_model_dir(model_dir, backend)
-    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
+    path = model_dir_for(model_dir, backend)
     if not path.exists():
         raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
     if backend == "onnx":

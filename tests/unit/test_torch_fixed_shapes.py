@@ -72,3 +72,15 @@ def test_a_second_opinion_directory_picks_its_backend(tiny_checkpoint, tiny_onnx
     assert backend_of(tiny_checkpoint, "onnx") == "torch"
     assert backend_of(tiny_onnx, "torch") == "onnx"
     assert backend_of(tmp_path, "onnx") == "onnx"  # neither: the scorer's backend, which names the problem
+
+
+def test_backend_torch_without_a_directory_reads_the_shipped_models_compact_copy():
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend, model_dir_for
+    from groundwatch.scorers.nli.pytorch.compact import is_compact
+
+    assert model_dir_for(None, "onnx") == DEFAULT_MODEL_DIR
+    assert model_dir_for("elsewhere", "torch").name == "elsewhere"
+    backend = load_backend(None, "torch", threads=1)
+    assert is_compact(backend.model_dir) and backend.model_dir.parent == DEFAULT_MODEL_DIR.parent
+    scores = backend.predict([("Installing the update is optional.", "The update is optional.")])
+    assert scores[0].entailment > 0.5
