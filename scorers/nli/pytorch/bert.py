@@ -4,7 +4,7 @@ transformers' model classes cost about 180 MB of memory and a second of start-up
 import scikit-learn, torch.distributed imports sympy) for what is here about sixty lines. The ops are
 BertForSequenceClassification's with SDPA attention, in the same order and precision, so the logits are the
 same bit for bit (tests/unit/test_bert_forward.py). One difference on purpose: the attention mask is always
-passed, where transformers drops an all-ones mask and so runs another kernel for a chunk without padding.
+passed, where transformers drops an all-ones mask (another SDPA path) for a chunk without padding.
 Other architectures (the larger model's MPNet, DeBERTa) load through transformers.
 """
 
@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from groundwatch.scorers.errors import ModelLoadError
-from groundwatch.scorers.nli.pytorch.compact import WEIGHTS, tensors
+from groundwatch.scorers.nli.pytorch.compact import WEIGHTS, read_tensors
 
 PREFIX = "bert."
 LAYER = ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
@@ -91,7 +91,7 @@ def load_bert(model_dir: Path, dtype: torch.dtype, device: torch.device) -> Bert
     if not supports(config) or not (compact.is_file() or plain.is_file()):
         return None
     weights = {name: value.to(device=device, dtype=dtype)  # each cast as read: no fp32 copy of the whole model
-               for name, value in tensors(compact if compact.is_file() else plain)
+               for name, value in read_tensors(compact if compact.is_file() else plain)
                if not name.endswith("position_ids")}
     try:
         return BertClassifier(weights, config)

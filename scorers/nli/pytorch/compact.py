@@ -22,7 +22,7 @@ def dequantise(q, scale):
     return (q.float().view(rows, blocks, -1) * scale.float().unsqueeze(2)).view(q.shape)
 
 
-def tensors(path: Path) -> Iterator[tuple[str, object]]:
+def read_tensors(path: Path) -> Iterator[tuple[str, object]]:
     """(name, tensor) of a safetensors file, a compact copy's int8 matrices dequantised to fp32 one at a time (the
     peak is the file plus one matrix); a plain checkpoint's tensors as they are."""
     from safetensors.torch import load_file
@@ -48,7 +48,7 @@ def load_compact(compact: Path):
         model = AutoModelForSequenceClassification.from_config(AutoConfig.from_pretrained(str(compact)))
     targets = model.state_dict(keep_vars=True)
     loaded, unexpected = set(), []
-    for name, value in tensors(Path(compact) / WEIGHTS):
+    for name, value in read_tensors(Path(compact) / WEIGHTS):
         if name not in targets:
             unexpected.append(name)
             continue
