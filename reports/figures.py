@@ -426,7 +426,7 @@ NLI_OPTIONS_AVX2 = Source("docs/figures/nli-options-avx2.json",
 NLI_OPTIONS_AMX = Source("docs/figures/nli-options-amx.json",
                          ("the command of `docs/figures/nli-options.json` with `--output "
                           "docs/figures/nli-options-amx.json`, pinned to one core (`taskset -c 0`) of an Intel Xeon "
-                          "with AMX while a training run held the other, 2026-12-07"), kept=True)
+                          "with AMX while the other ran short tests, 2026-12-07"), kept=True)
 OPTION_HEADERS = ["option", "precision", "MB", "pairs/s", "argmax agreement vs fp32", "max \\|Δp\\| vs fp32",
                   "batch-invariance max \\|Δp\\|", "deterministic"]
 
@@ -1087,7 +1087,8 @@ def _torch_accuracy(data: list[dict]) -> str:
     rows = [[measure, columns[0][measure], columns[1][measure]] for measure in columns[0] if measure not in skip]
     return (markdown_table(["measure", "ONNX Runtime, `rows` (the default)", "torch backend, bf16 with fixed shapes"],
                            rows)
-            + "\n\nThe same model's weights, every column at the shipped thresholds. Dev rows: the first "
+            + "\n\nThe same model's weights, every column at the shipped thresholds: `rows` as in the model-uses "
+            "table above, bf16 on an Intel Xeon with AMX. Dev rows: the first "
             f"{DEV_LIMIT} records of each dev set's report half ({small_dev['labelled']['n_scored']} responses).\n")
 
 

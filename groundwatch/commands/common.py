@@ -28,7 +28,8 @@ def add_settings_args(parser: argparse.ArgumentParser) -> None:
                                                       "shipped model)")
     group.add_argument("--backend", choices=["onnx", "torch"],
                        help="NLI backend: onnx for an exported model.onnx, torch for a Hugging Face checkpoint "
-                            "(default: scorer.backend, onnx)")
+                            "or compact copy, without --model the shipped model's (needs groundwatch[export]; "
+                            "bf16 on a CPU with AMX, the fastest there) (default: scorer.backend, onnx)")
 
 
 def positive_int(text: str) -> int:
