@@ -9,11 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
+from groundwatch.config.logs import get_logger
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 from groundwatch.scorers.nli.encoding import PairEncoding
+from groundwatch.scorers.nli.pytorch.bert import BertClassifier, load_bert
 from groundwatch.scorers.nli.pytorch.compact import is_compact, load_compact
 from groundwatch.scorers.nli.row_int8 import cpu_flags
+
+log = get_logger(__name__)
 
 # Fixed shapes for bf16: each pair padded to its length bucket, each bucket's rows padded to a multiple of
 # FIXED_ROWS, so a pair always meets the same kernels (the same matrix sizes), whatever shares its batch. Four rows,
@@ -61,7 +65,6 @@ class TorchBackend(NLIBackend):
         super().__init__(model_dir, max_length)
         import torch
 
-        from groundwatch.scorers.nli.pytorch.bert import load_bert
 
         self._torch = torch
         if device == "auto":
@@ -78,7 +81,7 @@ class TorchBackend(NLIBackend):
         # BERT (the shipped small model) runs its own forward, without transformers' memory and start-up.
         self.model = load_bert(self.model_dir, dtype, self.device) or self._transformers(dtype)
         self.fixed_shapes = fixed_shapes
-        self._chunks = None
+        self._chunks, workers = None, 0
         if fixed_shapes and self.device.type == "cpu":
             # Fixed-shape chunks run single-threaded, one per core at once: two cores' intra-op threads share a
             # chunk's small matrices poorly, and one thread per chunk everywhere keeps a pair's kernels (and value)
@@ -87,11 +90,14 @@ class TorchBackend(NLIBackend):
 
             from groundwatch.scorers.nli.threads import cpu_budget
 
-            self._chunks = ThreadPoolExecutor(threads or cpu_budget().threads, thread_name_prefix="nli-chunk",
-                                              initializer=_one_thread)
+            workers = threads or cpu_budget().threads
+            self._chunks = ThreadPoolExecutor(workers, thread_name_prefix="nli-chunk", initializer=_one_thread)
             self.chunks_batches = True
         elif threads:
             torch.set_num_threads(threads)
+        log.info("torch_backend", device=self.device.type, precision=self.precision,
+                 forward="own" if isinstance(self.model, BertClassifier) else "transformers",
+                 chunk_workers=workers, configured=threads)
 
     def _transformers(self, dtype) -> _Transformers:
         """Any other architecture through transformers: a compact copy or a Hugging Face checkpoint."""
