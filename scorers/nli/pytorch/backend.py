@@ -65,7 +65,6 @@ class TorchBackend(NLIBackend):
         super().__init__(model_dir, max_length)
         import torch
 
-
         self._torch = torch
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
