@@ -23,8 +23,7 @@ class GuardsConfig(BaseModel):
 class ScorerConfig(BaseModel):
     model_config = ConfigDict(frozen=True, protected_namespaces=())
 
-    # None: the shipped model (scorers/models): its ONNX export, or with backend torch its compact copy
-    model_dir: str | None = None
+    model_dir: str | None = None  # None: the shipped model (scorers/models), which both backends read
     # onnx | torch. torch (PyTorch: groundwatch[export]) is the fastest path on a CPU with AMX (docs/performance.md);
     # onnx stays the default everywhere, so a fleet of mixed CPUs scores with one precision and no PyTorch.
     backend: str = "onnx"

@@ -8,30 +8,29 @@ from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.base import NLIBackend
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models" / "nli-minilm-int8-weights"
-# The same model's compact copy: what backend torch reads when no directory is set (bf16 with fixed shapes on AMX).
-DEFAULT_TORCH_MODEL_DIR = DEFAULT_MODEL_DIR.parent / "nli-minilm-torch"
-
-
-def model_dir_for(model_dir: str | Path | None, backend: str) -> Path:
-    """The directory a backend loads: the one set, else the shipped model in the form that backend reads."""
-    if model_dir:
-        return Path(model_dir)
-    return DEFAULT_TORCH_MODEL_DIR if backend == "torch" else DEFAULT_MODEL_DIR
 
 
 def check_model_dir(model_dir: str | Path | None, backend: str) -> None:
     """A directory the chosen backend cannot load fails with the backend it needs (before any import);
     the option names are the CLI's and the settings' (scorer.backend)."""
-    path = model_dir_for(model_dir, backend)
+    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if backend not in ("onnx", "torch"):
         return  # the fake backend reads no directory
+    if backend == "torch":
+        from groundwatch.config.extras import MissingExtra, require
+
+        try:
+            require("export", "the torch backend")
+        except MissingExtra as exc:
+            raise ModelLoadError(str(exc)) from None
     if not path.is_dir():
         raise ModelLoadError(f"NLI model directory {path} not found (--model, scorer.model_dir or "
                              "GROUNDWATCH_SCORER__MODEL_DIR)")
     needed = backend_of(path, backend)
-    if needed == "onnx" != backend:
+    if needed == "onnx" != backend and not bert_export(path):
         raise ModelLoadError(f"{path} holds an ONNX model (model.onnx), which needs backend onnx (--backend onnx); "
-                             "backend torch needs a Hugging Face checkpoint (model.safetensors)")
+                             "backend torch needs a Hugging Face checkpoint (model.safetensors) or a BERT "
+                             "classifier's export")
     if needed == "torch" != backend:
         raise ModelLoadError(f"{path} holds a PyTorch checkpoint, which needs backend torch (--backend torch), "
                              "or export it with `groundwatch export-model`; backend onnx needs model.onnx")
@@ -54,11 +53,25 @@ def backend_of(model_dir: str | Path, default: str) -> str:
     return default
 
 
+def bert_export(path: Path) -> bool:
+    """Whether backend torch can run an ONNX export by reading its weights: a BERT classifier's, such as the
+    shipped model (scorers/nli/pytorch/onnx_weights.py)."""
+    import json
+
+    try:
+        config = json.loads((path / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    from groundwatch.scorers.nli.pytorch.bert import supports
+
+    return supports(config)
+
+
 def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", providers: str = "auto",
                  max_length: int = 256, threads: int | None = None, int8_compute: str = "auto",
                  torch_compute: str = "auto") -> NLIBackend:
     check_model_dir(model_dir, backend)
-    path = model_dir_for(model_dir, backend)
+    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     if not path.exists():
         raise ModelLoadError(f"NLI model directory {path} not found; set GROUNDWATCH_SCORER__MODEL_DIR")
     if backend == "onnx":
@@ -69,13 +82,7 @@ def load_backend(model_dir: str | Path | None = None, backend: str = "onnx", pro
         return OnnxBackend(path, max_length=max_length, providers=providers, threads=threads,
                            int8_compute=int8_compute)
     if backend == "torch":
-        from groundwatch.config.extras import MissingExtra, require
         from groundwatch.scorers.nli.pytorch.backend import TorchBackend
-
-        try:
-            require("export", "the torch backend")
-        except MissingExtra as exc:
-            raise ModelLoadError(str(exc)) from None
 
         return TorchBackend(path, max_length=max_length, compute=torch_compute, threads=threads)
     if backend == "fake":  # deterministic word overlap, no inference: delivery tests and benchmarks

@@ -13,7 +13,7 @@ from groundwatch.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "responses.jsonl"
-ONNX_MODEL = ROOT / "scorers" / "models" / "nli-minilm-int8-weights"
+EMBEDDER = ROOT / "scorers" / "models" / "all-minilm-l6-v2"  # an ONNX export backend torch cannot read
 SECRET = "s3cr3t-do-not-print"
 
 
@@ -93,7 +93,7 @@ def test_an_unknown_variable_is_a_warning_and_a_service_link_is_not(monkeypatch,
 @pytest.mark.parametrize("argv, expected", [
     (["score", "-i", "x.jsonl", "-o", "y.jsonl", "--batch-size", "0"], ["--batch-size", "at least 1"]),
     (["score", "-i", "missing.jsonl", "-o", "y.jsonl"], ["missing.jsonl", "No such file"]),
-    (["score", "-i", str(EXAMPLES), "-o", "y.jsonl", "--backend", "torch", "--model", str(ONNX_MODEL)],
+    (["score", "-i", str(EXAMPLES), "-o", "y.jsonl", "--backend", "torch", "--model", str(EMBEDDER)],
      ["ONNX model", "--backend onnx"]),
     (["score", "-i", str(EXAMPLES), "-o", "y.jsonl", "--model", "no/such/dir"], ["no/such/dir", "not found"]),
     (["report", "-i", str(EXAMPLES), "--since", "yesterday-ish"], ["--since"]),

@@ -1,5 +1,7 @@
 """bf16 with fixed shapes: a pair's scores do not depend on what shares its batch."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -74,13 +76,30 @@ def test_a_second_opinion_directory_picks_its_backend(tiny_checkpoint, tiny_onnx
     assert backend_of(tmp_path, "onnx") == "onnx"  # neither: the scorer's backend, which names the problem
 
 
-def test_backend_torch_without_a_directory_reads_the_shipped_models_compact_copy():
-    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend, model_dir_for
-    from groundwatch.scorers.nli.pytorch.compact import is_compact
+def test_backend_torch_without_a_directory_reads_the_shipped_export_as_its_compact_copy(tmp_path, monkeypatch):
+    """The shipped ONNX export holds the compact copy's integers and scales: the same logits bit for bit, the
+    second start from the cache."""
+    from groundwatch.scorers.nli.factory import DEFAULT_MODEL_DIR, load_backend
 
-    assert model_dir_for(None, "onnx") == DEFAULT_MODEL_DIR
-    assert model_dir_for("elsewhere", "torch").name == "elsewhere"
-    backend = load_backend(None, "torch", threads=1)
-    assert is_compact(backend.model_dir) and backend.model_dir.parent == DEFAULT_MODEL_DIR.parent
-    scores = backend.predict([("Installing the update is optional.", "The update is optional.")])
-    assert scores[0].entailment > 0.5
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    export = load_backend(None, "torch", threads=1)
+    assert export.model_dir == DEFAULT_MODEL_DIR and export.precision.startswith(("bf16", "fp32"))
+    compact = load_backend(DEFAULT_MODEL_DIR.parent / "nli-minilm-torch", "torch", threads=1)
+    encodings = [e[0] for e in export.tokenize(PAIRS)]
+    assert np.array_equal(export.infer(encodings), compact.infer(encodings))
+    assert list(tmp_path.rglob("*.safetensors"))  # cached for the next start
+    again = load_backend(None, "torch", threads=1)
+    assert np.array_equal(again.infer(encodings[:3]), export.infer(encodings[:3]))
+
+
+def test_an_fp32_export_gives_back_its_checkpoints_weights(tiny_checkpoint, tiny_onnx):
+    import onnx
+    from safetensors.numpy import load_file
+
+    from groundwatch.scorers.nli.pytorch.onnx_weights import state_dict
+
+    read = state_dict(onnx.load(str(Path(tiny_onnx) / "model.onnx")))
+    saved = {n: v for n, v in load_file(str(Path(tiny_checkpoint) / "model.safetensors")).items()
+             if not n.endswith("position_ids")}
+    assert set(read) == set(saved)
+    assert all(np.array_equal(read[n], saved[n]) for n in saved)

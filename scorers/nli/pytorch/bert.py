@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from groundwatch.scorers.errors import ModelLoadError
 from groundwatch.scorers.nli.pytorch.compact import WEIGHTS, read_tensors
+from groundwatch.scorers.nli.pytorch.onnx_weights import cached_state_dict
 
 PREFIX = "bert."
 LAYER = ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense",
@@ -84,15 +85,21 @@ class BertClassifier:
 
 
 def load_bert(model_dir: Path, dtype: torch.dtype, device: torch.device) -> BertClassifier | None:
-    """The classifier of `model_dir` (a compact copy, or a checkpoint's model.safetensors) in `dtype` on `device`;
-    None where config.json names another architecture or no such weights file is there."""
+    """The classifier of `model_dir` in `dtype` on `device`, from a compact copy, a checkpoint's model.safetensors
+    or an ONNX export (onnx_weights.py), in that order; None where config.json names another architecture or
+    none of those files is there."""
     config = json.loads((Path(model_dir) / "config.json").read_text())
-    compact, plain = Path(model_dir) / WEIGHTS, Path(model_dir) / "model.safetensors"
-    if not supports(config) or not (compact.is_file() or plain.is_file()):
+    if not supports(config):
+        return None
+    compact, plain, export = (Path(model_dir) / name for name in (WEIGHTS, "model.safetensors", "model.onnx"))
+    if compact.is_file() or plain.is_file():
+        source = read_tensors(compact if compact.is_file() else plain)
+    elif export.is_file():
+        source = ((name, torch.from_numpy(value)) for name, value in cached_state_dict(export).items())
+    else:
         return None
     weights = {name: value.to(device=device, dtype=dtype)  # each cast as read: no fp32 copy of the whole model
-               for name, value in read_tensors(compact if compact.is_file() else plain)
-               if not name.endswith("position_ids")}
+               for name, value in source if not name.endswith("position_ids")}
     try:
         return BertClassifier(weights, config)
     except KeyError as exc:
