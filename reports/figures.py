@@ -941,16 +941,22 @@ PERFORMANCE_SECOND_OPINION_AMX_2 = Source(
     "whole_path --input examples/responses.jsonl --n-responses 24 --threads 2 --no-progress --second-opinion "
     "training/runs/mpnet-run4 --output OUT` on the machine of `docs/figures/performance-second-opinion-amx.json`, "
     "both cores idle, 2026-12-07", kept=True)
+PERFORMANCE_SECOND_OPINION_AMX_TORCH = Source(
+    "docs/figures/performance-second-opinion-amx-torch.json",
+    "measured into `docs/figures/performance-second-opinion-amx-torch.json` by the command of "
+    "`docs/figures/performance-second-opinion-amx-2cores.json` with `--model scorers/models/nli-minilm-torch` on the "
+    "same machine, both cores idle, 2026-12-07", kept=True)
 
 
 @figure("performance-second-opinion", PERFORMANCE_SECOND_OPINION, PERFORMANCE_SECOND_OPINION_AMX,
-        PERFORMANCE_SECOND_OPINION_AMX_2)
+        PERFORMANCE_SECOND_OPINION_AMX_2, PERFORMANCE_SECOND_OPINION_AMX_TORCH)
 def _performance_second_opinion(data: list[dict]) -> str:
-    avx2, amx, amx_2 = data
+    avx2, amx, amx_2, amx_torch = data
     return (f"**AMD EPYC with AVX2 only; the larger model: run 2, int8-blocks export on ONNX Runtime**\n\n"
             f"{_second_opinion_table(avx2)}\n\n**Intel Xeon with AMX; the larger model: run 4, compact copy on the "
             f"torch backend (bf16 with fixed shapes)**\n\n{_second_opinion_table(amx)}\n\n**The same on both "
-            f"cores**\n\n{_second_opinion_table(amx_2)}")
+            f"cores**\n\n{_second_opinion_table(amx_2)}\n\n**The same on both cores, the small model on the torch "
+            f"backend too**\n\n{_second_opinion_table(amx_torch)}")
 
 
 def _second_opinion_table(bench: dict) -> str:
