@@ -151,8 +151,21 @@ def rows_model(model, int8_dot: bool):
     return model
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "groundwatch" / "rows-int8"
+def cache_dir(kind: str = "rows-int8") -> Path:
+    """Where groundwatch keeps what it derives from a model file at load, one folder per `kind` of derivation."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "groundwatch" / kind
+
+
+def keep(target: Path, write) -> None:
+    """Write the cache file `target` through `write(path)` to a partial file and a rename, so a reader never sees
+    half a file; where the cache cannot be written, nothing is kept and the next start derives it again."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(f".{os.getpid()}.tmp")
+        write(partial)
+        os.replace(partial, target)
+    except OSError as exc:
+        log.debug("model_cache_unwritable", path=str(target.parent), error=type(exc).__name__)
 
 
 def rows_model_source(path: Path, int8_dot: bool | None = None, cache: Path | None = None) -> bytes | str:
@@ -168,11 +181,5 @@ def rows_model_source(path: Path, int8_dot: bool | None = None, cache: Path | No
     import onnx
 
     data = rows_model(onnx.load(str(path)), int8_dot).SerializeToString()
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(data)
-        os.replace(partial, target)  # a reader never sees half a file
-    except OSError as exc:
-        log.debug("rows_int8_cache_unwritable", path=str(target.parent), error=type(exc).__name__)
+    keep(target, lambda partial: partial.write_bytes(data))
     return data
